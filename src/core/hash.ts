@@ -39,3 +39,15 @@ export function hashStrings(parts: Iterable<string>): string {
   for (const p of parts) h.update(p);
   return h.hex();
 }
+
+/**
+ * A stable UUID-shaped id derived from a name (version 8, "custom", RFC 9562): the same
+ * username always gets the same `user_id`, with no randomness and no node:crypto in the core.
+ */
+export function uuidFromName(name: string): string {
+  const a = new Fnv1a64().update('perpsim-user-a').update(name).hex();
+  const b = new Fnv1a64().update('perpsim-user-b').update(name).hex();
+  const hex = a + b;
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

@@ -1,0 +1,218 @@
+/**
+ * Order book hot paths: inserting, a realistic insert/cancel/IOC mix with deep queues, and the
+ * L2 snapshot. Workloads are generated from a seed before timing; the book's `out` array is
+ * filled as in real use and its length reset after every command, as a consumer would.
+ */
+import { OrderBook } from '../src/book/order-book.ts';
+import type { BookEvent, PlaceCommand } from '../src/book/events.ts';
+import { RandomStream } from '../src/random/random-stream.ts';
+import type { BenchCase } from './harness.ts';
+
+const MID_TICKS = 100_000;
+const OWNERS = 100;
+const PASS_OPS = 1_000_000;
+
+function limitOrder(orderId: number, ownerId: number, buy: boolean, priceTicks: number, qtyLots: number): PlaceCommand {
+  return { orderId, ownerId, side: buy ? 'B' : 'S', priceTicks, qtyLots, tif: 'GTC', postOnly: false };
+}
+
+/** Sum of trades and resting orders of the last pass, for the one-line sanity note. */
+function bookNote(book: OrderBook | undefined, traded: number, extra = ''): string {
+  if (book === undefined) return '';
+  const bid = book.bestBidTicks() ?? '-';
+  const ask = book.bestAskTicks() ?? '-';
+  return `${book.orderCount} resting, ${traded} trades, touch ${bid}/${ask}${extra}`;
+}
+
+/**
+ * `book.insert`: 1,000,000 GTC limit orders, both sides, prices uniform within ±50 ticks of a
+ * fixed mid, sizes 1–10; orders that cross the touch match on arrival.
+ */
+export function insertCase(): BenchCase {
+  let cmds: PlaceCommand[] = [];
+  let book: OrderBook | undefined;
+  let trades = 0;
+  let crossed = 0;
+  const out: BookEvent[] = [];
+  return {
+    name: 'book.insert',
+    unit: 'order',
+    opsPerRun: PASS_OPS,
+    iterations: 5,
+    timeMs: 0,
+    warmupIterations: 2,
+    prepare() {
+      const rng = new RandomStream('bench/book.insert');
+      cmds = new Array<PlaceCommand>(PASS_OPS);
+      for (let i = 0; i < PASS_OPS; i++) {
+        const buy = rng.chance(0.5);
+        cmds[i] = limitOrder(i + 1, rng.int(1, OWNERS), buy, MID_TICKS + rng.int(-50, 50), rng.int(1, 10));
+      }
+    },
+    reset() {
+      book = new OrderBook();
+      trades = 0;
+      crossed = 0;
+    },
+    run() {
+      const b = book!;
+      const list = cmds;
+      for (let i = 0; i < list.length; i++) {
+        b.place(list[i]!, out);
+        // Count as a consumer would inspect its events; cheap next to the matching itself.
+        const n = out.length;
+        if (n > 1 || out[0]!.kind === 'trade') {
+          crossed++;
+          for (let e = 0; e < n; e++) if (out[e]!.kind === 'trade') trades++;
+        }
+        out.length = 0;
+      }
+    },
+    release() {
+      cmds = [];
+    },
+    describe() {
+      return bookNote(book, trades, `, ${((crossed / PASS_OPS) * 100).toFixed(0)}% matched on arrival`);
+    },
+  };
+}
+
+const KIND_INSERT = 0;
+const KIND_CANCEL = 1;
+const KIND_IOC = 2;
+
+/**
+ * `book.mix`: 1,000,000 operations around a fixed mid. 60% GTC inserts 0–49 ticks behind the
+ * mid on their own side with a 2-tick overlap band (a buy at mid+2-k, a sell at mid-2+k, k in
+ * 0..49, so some cross), 30% cancels of a random earlier order not yet canceled (it may have
+ * been filled: a miss), 10% aggressive IOC orders of 1–20 lots. Queues grow to thousands of
+ * orders per level, so cancels deep inside a queue are the norm.
+ */
+export function mixCase(): BenchCase {
+  let kinds = new Uint8Array(0);
+  let places: PlaceCommand[] = [];
+  let cancelIds = new Float64Array(0);
+  let book: OrderBook | undefined;
+  let trades = 0;
+  let misses = 0;
+  const out: BookEvent[] = [];
+  return {
+    name: 'book.mix',
+    unit: 'op',
+    opsPerRun: PASS_OPS,
+    iterations: 5,
+    timeMs: 0,
+    warmupIterations: 2,
+    prepare() {
+      const rng = new RandomStream('bench/book.mix');
+      kinds = new Uint8Array(PASS_OPS);
+      places = [];
+      const cancels: number[] = [];
+      // Ids of GTC orders placed and not yet chosen for a cancel; swap-removed when chosen.
+      const live: number[] = [];
+      let nextId = 1;
+      for (let i = 0; i < PASS_OPS; i++) {
+        const r = rng.next();
+        const buy = rng.chance(0.5);
+        if (r < 0.6) {
+          const k = rng.int(0, 49);
+          const priceTicks = buy ? MID_TICKS + 2 - k : MID_TICKS - 2 + k;
+          live.push(nextId);
+          places.push(limitOrder(nextId++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 10)));
+          kinds[i] = KIND_INSERT;
+        } else if (r < 0.9) {
+          kinds[i] = KIND_CANCEL;
+          if (live.length === 0) {
+            cancels.push(0); // nothing placed yet: a miss
+            continue;
+          }
+          const at = rng.int(0, live.length - 1);
+          cancels.push(live[at]!);
+          live[at] = live[live.length - 1]!;
+          live.pop();
+        } else {
+          const priceTicks = buy ? MID_TICKS + 60 : MID_TICKS - 60;
+          places.push({ ...limitOrder(nextId++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 20)), tif: 'IOC' });
+          kinds[i] = KIND_IOC;
+        }
+      }
+      cancelIds = Float64Array.from(cancels);
+    },
+    reset() {
+      book = new OrderBook();
+      trades = 0;
+      misses = 0;
+    },
+    run() {
+      const b = book!;
+      const k = kinds;
+      const p = places;
+      const c = cancelIds;
+      let pi = 0;
+      let ci = 0;
+      for (let i = 0; i < k.length; i++) {
+        if (k[i] === KIND_CANCEL) {
+          b.cancel(c[ci++]!, out);
+          if (out[0]!.kind === 'cancel-rejected') misses++;
+        } else {
+          b.place(p[pi++]!, out);
+          for (let e = 0; e < out.length; e++) if (out[e]!.kind === 'trade') trades++;
+        }
+        out.length = 0;
+      }
+    },
+    release() {
+      kinds = new Uint8Array(0);
+      places = [];
+      cancelIds = new Float64Array(0);
+    },
+    describe() {
+      let deepest = 0;
+      if (book !== undefined) {
+        for (const level of book.l2().bids) deepest = Math.max(deepest, level.qtyLots);
+      }
+      return bookNote(book, trades, `, ${misses} cancel misses, deepest bid level ${deepest} lots`);
+    },
+  };
+}
+
+/** `book.l2-snapshot`: one `l2()` call on a book of 1,000 levels (500 a side, 1–5 orders each). */
+export function l2SnapshotCase(): BenchCase {
+  let book: OrderBook | undefined;
+  let levels = 0;
+  return {
+    name: 'book.l2-snapshot',
+    unit: 'call',
+    opsPerRun: 1,
+    iterations: 64,
+    timeMs: 1000,
+    warmupIterations: 200,
+    prepare() {
+      const rng = new RandomStream('bench/book.l2-snapshot');
+      book = new OrderBook();
+      const out: BookEvent[] = [];
+      let id = 1;
+      for (let i = 0; i < 500; i++) {
+        for (const buy of [true, false]) {
+          const priceTicks = buy ? MID_TICKS - 1 - i : MID_TICKS + 1 + i;
+          const orders = rng.int(1, 5);
+          for (let o = 0; o < orders; o++) {
+            book.place(limitOrder(id++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 10)), out);
+            out.length = 0;
+          }
+        }
+      }
+    },
+    reset() {},
+    run() {
+      levels = book!.l2().bids.length;
+    },
+    release() {},
+    describe() {
+      return `${book?.orderCount ?? 0} resting orders, ${levels} bid levels per snapshot`;
+    },
+  };
+}
+
+/** Every book case, in run order. */
+export const bookCases = (): BenchCase[] => [insertCase(), mixCase(), l2SnapshotCase()];

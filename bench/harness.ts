@@ -1,0 +1,113 @@
+/**
+ * The shape every benchmark file exports, and the code that runs one case under tinybench.
+ *
+ * A case separates what is timed from what is not: `prepare` generates the seeded workload
+ * once, `reset` builds fresh engine state before every timed pass, `run` is the timed pass,
+ * and `release` drops the workload so that the heap measured afterwards is the engine's state
+ * (plus the runtime's own baseline), not the pre-generated commands.
+ */
+import { Bench } from 'tinybench';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+/** One benchmark: a hot path with a seeded workload. */
+export interface BenchCase {
+  /** Dotted name used for filtering and in the JSON output, e.g. `book.mix`. */
+  readonly name: string;
+  /** What one op is, for the table (`order`, `event`, `call`). */
+  readonly unit: string;
+  /** Operations performed by one call of `run`. */
+  readonly opsPerRun: number;
+  /** Timed passes (at least); whole-workload cases use a handful. */
+  readonly iterations: number;
+  /** Time budget in ms for the timed phase (0: iterations only). */
+  readonly timeMs: number;
+  /** Untimed passes before measuring, so the JIT has settled. */
+  readonly warmupIterations: number;
+  /** Generates the workload (untimed, once). */
+  prepare(): void;
+  /** Fresh engine state for the next pass (untimed). */
+  reset(): void;
+  /** The timed work. */
+  run(): void;
+  /** Drops the workload, keeping the engine state of the last pass alive for the heap figure. */
+  release(): void;
+  /** A one-line check that the pass did what it claims (e.g. events run, orders resting). */
+  describe(): string;
+}
+
+/** What one case measured. */
+export interface BenchResult {
+  name: string;
+  unit: string;
+  opsPerSec: number;
+  /** Mean time of one `run` call, ms. */
+  meanMs: number;
+  /** Relative margin of error of the mean, percent. */
+  rmePct: number;
+  samples: number;
+  heapMb: number;
+  note: string;
+}
+
+/** `gc()` when it can be had: from --expose-gc, or switched on at run time. */
+export function findGc(): (() => void) | undefined {
+  const existing = (globalThis as { gc?: () => void }).gc;
+  if (typeof existing === 'function') return existing;
+  try {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs one case with tinybench and measures the heap after its last pass. */
+export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promise<BenchResult> {
+  c.prepare();
+  const bench = new Bench({
+    name: c.name,
+    iterations: c.iterations,
+    time: c.timeMs,
+    warmupIterations: c.warmupIterations,
+    warmupTime: 0,
+    warmup: c.warmupIterations > 0,
+    throws: true,
+  });
+  let heapMb = NaN;
+  let note = '';
+  bench.add(c.name, () => c.run(), {
+    async: false,
+    // Collect the previous pass's garbage outside the timed window, so one pass does not pay
+    // for the last one's.
+    beforeEach: () => {
+      c.reset();
+      gc?.();
+    },
+    afterAll: (mode) => {
+      if (mode !== 'run') return;
+      note = c.describe();
+      c.release();
+      gc?.();
+      heapMb = process.memoryUsage().heapUsed / (1024 * 1024);
+    },
+  });
+  await bench.run();
+  const task = bench.getTask(c.name);
+  const result = task?.result;
+  if (result === undefined || (result.state !== 'completed' && result.state !== 'aborted-with-statistics')) {
+    throw new Error(`${c.name}: benchmark did not complete (${result?.state ?? 'no task'})`);
+  }
+  const meanMs = result.latency.mean;
+  return {
+    name: c.name,
+    unit: c.unit,
+    opsPerSec: (c.opsPerRun * 1000) / meanMs,
+    meanMs,
+    rmePct: result.latency.rme,
+    samples: result.latency.samplesCount,
+    heapMb,
+    note,
+  };
+}

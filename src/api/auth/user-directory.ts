@@ -1,0 +1,144 @@
+import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { decodeBase32, verifyTotp } from './totp.ts';
+
+function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+/** Bounds of `expiration_seconds` (decisions.md). */
+export const MAX_TOKEN_SECONDS = 2_592_000;
+
+export interface UserDirectoryOptions {
+  /** Wall-clock milliseconds; tokens and TOTP run on wall time, not sim time. */
+  now?: () => number;
+  /** scrypt cost N (power of two). Default 2^14; tests may lower it. */
+  scryptCost?: number;
+}
+
+interface UserRecord {
+  username: string;
+  salt: Buffer;
+  passwordHash: Buffer;
+  totpSecret: Buffer | undefined;
+}
+
+interface ApiKeyRecord {
+  username: string;
+  salt: Buffer;
+  secretMac: Buffer;
+}
+
+/** Why an API key was not created. */
+export type ApiKeyFailure = 'bad_password' | 'totp_required' | 'bad_totp';
+
+const KEY_LEN = 32;
+
+/**
+ * Credentials at the edge of the venue: passwords hashed with scrypt (per-user salt),
+ * opaque random tokens with an expiry, API keys whose secrets are stored only as an HMAC,
+ * and RFC 6238 TOTP for users with 2FA. Every secret comparison is constant-time, and an
+ * unknown user costs the same scrypt as a known one.
+ */
+export class UserDirectory {
+  private readonly users = new Map<string, UserRecord>();
+  private readonly tokens = new Map<string, { username: string; expiresAtMs: number }>();
+  private readonly apiKeys = new Map<string, ApiKeyRecord>();
+  private readonly now: () => number;
+  private readonly scryptOptions: ScryptOptions;
+  private readonly dummySalt = randomBytes(16);
+
+  constructor(options: UserDirectoryOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.scryptOptions = { N: options.scryptCost ?? 16384, r: 8, p: 1 };
+  }
+
+  has(username: string): boolean {
+    return this.users.has(username);
+  }
+
+  /** Registers a user. `totpSecret` is base32 (enables 2FA). Throws RangeError on bad input. */
+  async addUser(username: string, password: string, totpSecret?: string): Promise<void> {
+    if (this.users.has(username)) throw new RangeError(`user ${username} already exists`);
+    if (password.length < 1) throw new RangeError('password must not be empty');
+    let secret: Buffer | undefined;
+    if (totpSecret !== undefined) {
+      secret = decodeBase32(totpSecret);
+      if (secret === undefined || secret.length < 10) throw new RangeError('totp_secret must be base32 of at least 10 bytes');
+    }
+    const salt = randomBytes(16);
+    const passwordHash = await scrypt(password, salt, KEY_LEN, this.scryptOptions);
+    this.users.set(username, { username, salt, passwordHash, totpSecret: secret });
+  }
+
+  /** True when the password is right. Constant-time, and as slow for unknown users. */
+  async verifyPassword(username: string, password: string): Promise<boolean> {
+    const user = this.users.get(username);
+    const hash = await scrypt(password, user?.salt ?? this.dummySalt, KEY_LEN, this.scryptOptions);
+    return user !== undefined && timingSafeEqual(hash, user.passwordHash);
+  }
+
+  /** A token for username + password, or undefined when the credentials are wrong. */
+  async tokenForPassword(username: string, password: string, expirationSeconds: number): Promise<string | undefined> {
+    return (await this.verifyPassword(username, password)) ? this.issueToken(username, expirationSeconds) : undefined;
+  }
+
+  /** A token for an API key + secret, or undefined when they are wrong. */
+  tokenForApiKey(apiKey: string, secret: string, expirationSeconds: number): string | undefined {
+    const record = this.apiKeys.get(apiKey);
+    const mac = createHmac('sha256', record?.salt ?? this.dummySalt).update(secret).digest();
+    if (record === undefined || !timingSafeEqual(mac, record.secretMac)) return undefined;
+    return this.issueToken(record.username, expirationSeconds);
+  }
+
+  /** The user a token belongs to, or undefined when it is unknown or expired. */
+  userForToken(token: string): string | undefined {
+    const key = tokenKey(token);
+    const entry = this.tokens.get(key);
+    if (entry === undefined) return undefined;
+    if (this.now() >= entry.expiresAtMs) {
+      this.tokens.delete(key);
+      return undefined;
+    }
+    return entry.username;
+  }
+
+  /**
+   * Creates an API key for a user who proves the password (and the TOTP code when 2FA is on).
+   * The secret is returned once and kept only as an HMAC.
+   */
+  async createApiKey(username: string, password: string, totp: string | null | undefined): Promise<{ api_key: string; secret: string } | ApiKeyFailure> {
+    if (!(await this.verifyPassword(username, password))) return 'bad_password';
+    const user = this.users.get(username)!;
+    if (user.totpSecret !== undefined) {
+      if (totp === undefined || totp === null) return 'totp_required';
+      if (!verifyTotp(user.totpSecret, totp, this.now())) return 'bad_totp';
+    }
+    const apiKey = `ak_${randomBytes(12).toString('hex')}`;
+    const secret = randomBytes(32).toString('base64url');
+    const salt = randomBytes(16);
+    this.apiKeys.set(apiKey, { username, salt, secretMac: createHmac('sha256', salt).update(secret).digest() });
+    return { api_key: apiKey, secret };
+  }
+
+  private issueToken(username: string, expirationSeconds: number): string {
+    if (!Number.isSafeInteger(expirationSeconds) || expirationSeconds < 1 || expirationSeconds > MAX_TOKEN_SECONDS) {
+      throw new RangeError(`expiration_seconds must be an integer from 1 to ${MAX_TOKEN_SECONDS}`);
+    }
+    this.pruneExpired();
+    const token = randomBytes(32).toString('base64url');
+    this.tokens.set(tokenKey(token), { username, expiresAtMs: this.now() + expirationSeconds * 1000 });
+    return token;
+  }
+
+  /** Drops expired tokens now and then, so a long-lived server does not accumulate them. */
+  private pruneExpired(): void {
+    if (this.tokens.size < 1024) return;
+    const now = this.now();
+    for (const [key, entry] of this.tokens) if (now >= entry.expiresAtMs) this.tokens.delete(key);
+  }
+}
+
+/** Tokens are stored by their SHA-256, so a memory dump does not reveal live tokens. */
+function tokenKey(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}

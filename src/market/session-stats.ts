@@ -1,0 +1,155 @@
+/**
+ * Ticker stats of the market data websocket (t = s): last trade price and quantity, session
+ * open / high / low and session volume. The session resets daily at 00:00 UTC unless the
+ * scenario gives another boundary (decisions.md, "Market data websocket").
+ */
+
+/** Seconds in a UTC day (no leap seconds: Unix time). */
+export const SECONDS_PER_DAY = 86400;
+
+/** Options of {@link SessionStats}. */
+export interface SessionStatsOptions {
+  /**
+   * Seconds after 00:00 UTC at which each daily session starts, in `[0, 86400)`; default 0
+   * (sessions are UTC days). E.g. 79200 puts the boundary at 22:00 UTC.
+   */
+  sessionStartOffsetSec?: number;
+}
+
+/**
+ * A snapshot of the ticker stats. Prices are integer ticks, quantities integer lots.
+ * `last*` is the most recent trade whatever the session; `open/high/low` are undefined before the
+ * session's first trade; `volumeLots` is 0 then.
+ */
+export interface SessionStatsSnapshot {
+  lastTicks: number | undefined;
+  lastQtyLots: number | undefined;
+  openTicks: number | undefined;
+  highTicks: number | undefined;
+  lowTicks: number | undefined;
+  volumeLots: number;
+}
+
+/**
+ * Running ticker stats of one symbol over daily sessions.
+ *
+ * A session is the day `[boundary, boundary + 86400)` where boundaries are
+ * `sessionStartOffsetSec + k × 86400` Unix seconds. A trade (or a {@link SessionStats.rollTo})
+ * in a later session than the current one starts a new session. Times must not go back across
+ * `addTrade` and `rollTo` calls together; equal times are fine.
+ */
+export class SessionStats {
+  private readonly offsetSec: number;
+  private sessionIndex: number | undefined;
+  private latestSec: number | undefined;
+  private lastTicks: number | undefined;
+  private lastQtyLots: number | undefined;
+  private openTicks: number | undefined;
+  private highTicks: number | undefined;
+  private lowTicks: number | undefined;
+  private volumeLots = 0;
+
+  /** @throws RangeError when `sessionStartOffsetSec` is not an integer in `[0, 86400)`. */
+  constructor(options: SessionStatsOptions = {}) {
+    const offset = options.sessionStartOffsetSec ?? 0;
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset >= SECONDS_PER_DAY) {
+      throw new RangeError(`sessionStartOffsetSec ${offset} must be an integer in [0, 86400)`);
+    }
+    this.offsetSec = offset;
+  }
+
+  /**
+   * Start of the session containing `sec`, Unix seconds (the latest boundary `<= sec`).
+   * Pure; does not change the stats.
+   */
+  sessionStartSec(sec: number): number {
+    return this.indexOf(sec) * SECONDS_PER_DAY + this.offsetSec;
+  }
+
+  /** Start of the current session, Unix seconds, or undefined before any trade or roll. */
+  get currentSessionStartSec(): number | undefined {
+    return this.sessionIndex === undefined ? undefined : this.sessionIndex * SECONDS_PER_DAY + this.offsetSec;
+  }
+
+  /**
+   * Adds a trade. If it falls in a later session than the current one, the session first resets
+   * and this trade becomes its open.
+   *
+   * @param sec Trade time, whole Unix seconds.
+   * @param priceTicks Trade price, integer ticks.
+   * @param qtyLots Positive integer lots.
+   * @throws RangeError when `sec` is earlier than a previous `addTrade`/`rollTo` time, an argument
+   *   is not a safe integer, `qtyLots <= 0`, or the session volume would pass
+   *   `Number.MAX_SAFE_INTEGER`. Nothing changes when it throws.
+   */
+  addTrade(sec: number, priceTicks: number, qtyLots: number): void {
+    this.checkTime('addTrade', sec);
+    if (!Number.isSafeInteger(priceTicks)) {
+      throw new RangeError(`addTrade: priceTicks ${priceTicks} is not a safe integer`);
+    }
+    if (!Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
+      throw new RangeError(`addTrade: qtyLots ${qtyLots} must be a positive safe integer`);
+    }
+    const index = this.indexOf(sec);
+    const newSession = this.sessionIndex === undefined || index > this.sessionIndex;
+    const volume = (newSession ? 0 : this.volumeLots) + qtyLots;
+    if (!Number.isSafeInteger(volume)) throw new RangeError('addTrade: session volume would exceed Number.MAX_SAFE_INTEGER');
+    if (newSession) this.startSession(index);
+    this.latestSec = sec;
+    this.lastTicks = priceTicks;
+    this.lastQtyLots = qtyLots;
+    if (this.openTicks === undefined) this.openTicks = priceTicks;
+    if (this.highTicks === undefined || priceTicks > this.highTicks) this.highTicks = priceTicks;
+    if (this.lowTicks === undefined || priceTicks < this.lowTicks) this.lowTicks = priceTicks;
+    this.volumeLots = volume;
+  }
+
+  /**
+   * Advances the clock to `sec` without a trade. When `sec` is in a later session than the
+   * current one, the session resets: open/high/low become undefined and volume 0; the last
+   * trade price and quantity stay. Within the current session it only records the time.
+   *
+   * @param sec Unix seconds (whole).
+   * @returns True when a new session started.
+   * @throws RangeError when `sec` is not a safe integer or earlier than a previous time.
+   */
+  rollTo(sec: number): boolean {
+    this.checkTime('rollTo', sec);
+    this.latestSec = sec;
+    const index = this.indexOf(sec);
+    if (this.sessionIndex !== undefined && index <= this.sessionIndex) return false;
+    this.startSession(index);
+    return true;
+  }
+
+  /** The current stats (a fresh object). Before any trade: all undefined except volume 0. */
+  snapshot(): SessionStatsSnapshot {
+    return {
+      lastTicks: this.lastTicks,
+      lastQtyLots: this.lastQtyLots,
+      openTicks: this.openTicks,
+      highTicks: this.highTicks,
+      lowTicks: this.lowTicks,
+      volumeLots: this.volumeLots,
+    };
+  }
+
+  private startSession(index: number): void {
+    this.sessionIndex = index;
+    this.openTicks = undefined;
+    this.highTicks = undefined;
+    this.lowTicks = undefined;
+    this.volumeLots = 0;
+  }
+
+  private indexOf(sec: number): number {
+    return Math.floor((sec - this.offsetSec) / SECONDS_PER_DAY);
+  }
+
+  private checkTime(what: string, sec: number): void {
+    if (!Number.isSafeInteger(sec)) throw new RangeError(`${what}: sec ${sec} is not a safe integer`);
+    if (this.latestSec !== undefined && sec < this.latestSec) {
+      throw new RangeError(`${what}: time went back from ${this.latestSec} to ${sec}`);
+    }
+  }
+}

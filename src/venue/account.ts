@@ -1,0 +1,124 @@
+import { mulRatio, type Money } from '../core/money.ts';
+import { Position, tickLots } from '../risk/position.ts';
+import type { Market } from './market.ts';
+import type { Order } from './order.ts';
+import type { Instrument, Ratio } from './instrument.ts';
+
+/** A position plus the money it has settled into cash. */
+export class AccountPosition {
+  readonly position = new Position();
+  /** Realized trading PnL (FIFO), fees paid and funding received, all Money. */
+  tradingPnl: Money = 0n;
+  fees: Money = 0n;
+  funding: Money = 0n;
+
+  constructor(readonly market: Market) {}
+
+  /** Realized PnL as the venue reports it: trading PnL − fees + funding received. */
+  get realized(): Money {
+    return this.tradingPnl - this.fees + this.funding;
+  }
+
+  unrealized(): Money {
+    return this.position.unrealizedTicks(this.market.markTicks) * this.market.instrument.tickLotMoney;
+  }
+
+  /** Margin of the position at the current mark, for the given percent. */
+  margin(pct: Ratio): Money {
+    const net = this.position.netLots;
+    if (net === 0) return 0n;
+    return marginOf(this.market.instrument, this.market.markTicks, Math.abs(net), pct);
+  }
+}
+
+/** Money margin of `lots` at `priceTicks`: lots × price × multiplier × pct. */
+export function marginOf(instrument: Instrument, priceTicks: number, lots: number, pct: Ratio): Money {
+  return mulRatio(tickLots(priceTicks, lots) * instrument.tickLotMoney, pct.num, pct.den);
+}
+
+/** One user's money, positions and open orders. */
+export class Account {
+  /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
+  cash: Money;
+  /** Σ admin credits and debits. */
+  adjustments: Money = 0n;
+  /** Positions by market index (sparse; iterate `positionList` for a stable order). */
+  private readonly positionByMarket: (AccountPosition | undefined)[] = [];
+  readonly positionList: AccountPosition[] = [];
+  /** Open orders by engine id, in insertion order. */
+  readonly openOrders = new Map<number, Order>();
+  /** Σ initial margin reserved by open orders. */
+  openOrdersIm: Money = 0n;
+  /** Open order count per market index. */
+  private readonly openCountByMarket: number[] = [];
+
+  constructor(
+    readonly id: number,
+    readonly username: string,
+    readonly startingCash: Money,
+  ) {
+    this.cash = startingCash;
+  }
+
+  /** The position in `market`, created on first use. */
+  positionIn(market: Market): AccountPosition {
+    let p = this.positionByMarket[market.index];
+    if (p === undefined) {
+      p = new AccountPosition(market);
+      this.positionByMarket[market.index] = p;
+      this.positionList.push(p);
+    }
+    return p;
+  }
+
+  /** The position in `market` if the account ever traded it. */
+  findPosition(market: Market): AccountPosition | undefined {
+    return this.positionByMarket[market.index];
+  }
+
+  openCountIn(market: Market): number {
+    return this.openCountByMarket[market.index] ?? 0;
+  }
+
+  addOpenOrder(order: Order, market: Market): void {
+    this.openOrders.set(order.seq, order);
+    this.openOrdersIm += order.reservedIm;
+    this.openCountByMarket[market.index] = this.openCountIn(market) + 1;
+  }
+
+  removeOpenOrder(order: Order, market: Market): void {
+    if (!this.openOrders.delete(order.seq)) return;
+    this.openOrdersIm -= order.reservedIm;
+    order.reservedIm = 0n;
+    this.openCountByMarket[market.index] = this.openCountIn(market) - 1;
+  }
+
+  /** Re-reserves margin for an open order whose remainder changed. */
+  setReservedIm(order: Order, im: Money): void {
+    this.openOrdersIm += im - order.reservedIm;
+    order.reservedIm = im;
+  }
+
+  /** cash + unrealized PnL of every position at current marks. */
+  equity(): Money {
+    let equity = this.cash;
+    for (const p of this.positionList) equity += p.unrealized();
+    return equity;
+  }
+
+  /** Σ initial (or maintenance) margin of positions at current marks. */
+  positionsMargin(kind: 'initial' | 'maintenance'): Money {
+    let total = 0n;
+    for (const p of this.positionList) {
+      const inst = p.market.instrument;
+      total += p.margin(kind === 'initial' ? inst.initialMarginPct : inst.maintenanceMarginPct);
+    }
+    return total;
+  }
+
+  /** True when any position is open. */
+  hasOpenPosition(): boolean {
+    for (const p of this.positionList) if (p.position.netLots !== 0) return true;
+    return false;
+  }
+}

@@ -1,0 +1,257 @@
+import type { BookEvent, TradeEvent } from '../book/events.ts';
+import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
+import { mulRatio } from '../core/money.ts';
+import { decodeIdCounter } from '../core/ids.ts';
+import { tickLots } from '../risk/position.ts';
+import { toWsOrder } from '../codec/order-codec.ts';
+import { marginOf, type Account } from './account.ts';
+import type { Market } from './market.ts';
+import type { Order } from './order.ts';
+import { remainingLots } from './order.ts';
+import type { VenueState } from './venue-state.ts';
+
+/** A new order in engine units, after the wire's schema checks. */
+export interface OrderTicket {
+  side: Side;
+  /** Minimal decimal text of the price (shown on the wire even when rejected). */
+  priceText: string;
+  /** NaN when the price is not a multiple of the tick. */
+  priceTicks: number;
+  qtyLots: number;
+  tif: TimeInForce;
+  postOnly: boolean;
+  isLiquidation?: boolean;
+}
+
+const POST_ONLY_TEXT = 'post-only order would cross the book';
+
+/**
+ * Order entry, matching and the order feeds: the pipeline check → reserve margin → match →
+ * settle fills → release margin, with every outcome as a feed value.
+ */
+export class OrderFlow {
+  private readonly bookEvents: BookEvent[] = [];
+
+  constructor(private readonly s: VenueState) {}
+
+  /**
+   * Accepts or rejects a new order and runs it against the book. Always returns the order:
+   * rejections are feeds (`j`), never exceptions.
+   */
+  submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): Order {
+    const order = this.createOrder(account, market, symbol, ticket);
+    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : this.check(account, market, order);
+    if (rejection !== undefined) {
+      order.state = 'REJECTED';
+      this.feed(account.id, { t: 'j', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order), r: rejection[0], txt: rejection[1] });
+      return order;
+    }
+    this.execute(account, market!, order);
+    return order;
+  }
+
+  /** Cancels one open order of `account` by wire id; the outcome is a `c` or `e` feed. */
+  cancel(account: Account, orderId: string, reason: CancelReason = 'USER_REQUESTED'): boolean {
+    const order = this.findOpen(orderId);
+    if (order === undefined || order.userId !== account.id) {
+      this.feed(account.id, { t: 'e', ...this.stamp(), oid: orderId, r: 'UNKNOWN_ORDER', txt: 'no open order with this id' });
+      return false;
+    }
+    this.cancelResting(order, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
+    return true;
+  }
+
+  /** An open order by wire id (any user), or undefined. */
+  findOpen(orderId: string): Order | undefined {
+    const seq = engineIdOf(orderId);
+    const order = seq === undefined ? undefined : this.s.resting.get(seq);
+    return order !== undefined && order.id === orderId ? order : undefined;
+  }
+
+  /** Removes a resting order from its book with a Cancel Order feed. */
+  cancelResting(order: Order, reason: CancelReason, text: string): void {
+    const market = order.market!;
+    market.book.cancel(order.seq, (this.bookEvents.length = 0, this.bookEvents));
+    this.closeOrder(order, 'CANCELED');
+    this.feed(order.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order), xr: reason, txt: text });
+    this.afterBookChange(market);
+  }
+
+  /** Ends a resting order at the close of the trading day with a Done for Day feed. */
+  doneForDay(order: Order): void {
+    order.market!.book.cancel(order.seq, (this.bookEvents.length = 0, this.bookEvents));
+    this.closeOrder(order, 'DONE_FOR_DAY');
+    this.feed(order.userId, { t: 'd', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+  }
+
+  /** Business-rule checks of decisions.md, in order; undefined when the order may proceed. */
+  private check(account: Account, market: Market, order: Order): readonly [RejectReason, string] | undefined {
+    const inst = market.instrument;
+    if (market.state !== 'OPEN') return ['EXCHANGE_CLOSED', `${inst.symbol} is ${market.state}`];
+    if (order.qtyLots <= 0 || order.qtyLots % inst.minimumTradeQuantity !== 0) {
+      return ['INCORRECT_QUANTITY', `quantity must be a positive multiple of ${inst.minimumTradeQuantity}`];
+    }
+    if (Number.isNaN(order.priceTicks) || order.priceTicks <= 0) {
+      return ['INVALID_PRICE_INCREMENT', `price must be a positive multiple of the tick size ${inst.tick.text}`];
+    }
+    if (order.isLiquidation) return undefined;
+    if (!market.isWithinBand(order.priceTicks)) {
+      return ['PRICE_OUT_OF_BOUNDS', `price is more than the price band away from the mark price ${inst.tick.toPrice(market.markTicks)}`];
+    }
+    if (account.openCountIn(market) >= inst.maxOpenOrders) {
+      return ['MAX_OPEN_ORDERS_EXCEEDED', `at most ${inst.maxOpenOrders} open orders per instrument`];
+    }
+    if (order.postOnly && wouldCross(market, order.side, order.priceTicks)) return ['UNKNOWN', POST_ONLY_TEXT];
+    const im = marginOf(inst, order.priceTicks, order.qtyLots, inst.initialMarginPct);
+    const required = account.openOrdersIm + account.positionsMargin('initial') + im;
+    if (required > account.equity()) return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
+    return undefined;
+  }
+
+  private execute(account: Account, market: Market, order: Order): void {
+    order.state = 'NEW';
+    this.feed(account.id, { t: 'n', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+    const events = this.bookEvents;
+    events.length = 0;
+    market.book.place(
+      { orderId: order.seq, ownerId: account.id, side: order.side, priceTicks: order.priceTicks, qtyLots: order.qtyLots, tif: order.tif as TimeInForce, postOnly: order.postOnly },
+      events,
+    );
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      switch (e.kind) {
+        case 'trade':
+          this.settleTrade(e, order, market);
+          break;
+        case 'canceled': {
+          const maker = this.s.resting.get(e.orderId)!;
+          this.closeOrder(maker, 'CANCELED');
+          this.feed(maker.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(maker), xr: 'SELF_TRADE', txt: 'self-trade prevention canceled the resting order' });
+          break;
+        }
+        case 'expired':
+          order.state = 'EXPIRED';
+          this.feed(account.id, { t: 'x', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+          break;
+        case 'rested':
+          order.reservedIm = marginOf(market.instrument, order.priceTicks, e.qtyLots, market.instrument.initialMarginPct);
+          account.addOpenOrder(order, market);
+          this.s.resting.set(order.seq, order);
+          break;
+        case 'rejected': // cannot happen: post-only crossing is checked before `n`
+        case 'reduced':
+        case 'cancel-rejected':
+          throw new Error(`unexpected book event ${e.kind} for a new order`);
+      }
+    }
+    if (events.length > 0) this.afterBookChange(market);
+  }
+
+  /** Books one trade for maker and taker: position, PnL, fees, margin, feeds, records. */
+  private settleTrade(e: TradeEvent, taker: Order, market: Market): void {
+    const maker = this.s.resting.get(e.makerId)!;
+    const tid = this.s.tradeIds.next();
+    const now = this.stamp();
+    this.fill(maker, market, e.priceTicks, e.qtyLots, false, tid, now);
+    this.fill(taker, market, e.priceTicks, e.qtyLots, true, tid, now);
+    market.candles.addTrade(now.ts, e.priceTicks, e.qtyLots, e.takerSide);
+    market.stats.addTrade(now.ts, e.priceTicks, e.qtyLots);
+    this.s.announce(
+      'trade',
+      { tid, symbol: market.symbol, sec: now.ts, nanos: now.tn, priceTicks: e.priceTicks, qtyLots: e.qtyLots, takerSide: e.takerSide, makerOrderId: maker.id, takerOrderId: taker.id, makerUserId: maker.userId, takerUserId: taker.userId },
+      market,
+    );
+  }
+
+  private fill(order: Order, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: string, now: { ts: number; tn: number }): void {
+    const inst = market.instrument;
+    const account = this.s.accounts[order.userId]!;
+    const position = account.positionIn(market);
+    const notional = tickLots(priceTicks, lots);
+    const realized = position.position.applyFill(order.side, priceTicks, lots) * inst.tickLotMoney;
+    const feeRate = aggressor ? inst.takerFee : inst.makerFee;
+    const fee = mulRatio(notional * inst.tickLotMoney, feeRate.num, feeRate.den);
+    position.tradingPnl += realized;
+    position.fees += fee;
+    account.cash += realized - fee;
+    this.s.feesCollected += fee;
+
+    order.filledLots += lots;
+    order.filledNotionalTicks += notional;
+    const done = order.filledLots === order.qtyLots;
+    if (done) {
+      if (aggressor) order.state = 'FILLED';
+      else this.closeOrder(order, 'FILLED');
+    } else {
+      order.state = 'PARTIALLY_FILLED';
+      if (!aggressor) account.setReservedIm(order, marginOf(inst, order.priceTicks, remainingLots(order), inst.initialMarginPct));
+    }
+    const xs = { tid, s: market.symbol, q: lots, p: inst.tick.toPrice(priceTicks), d: order.side, agg: aggressor };
+    this.feed(order.userId, { t: done ? 'f' : 'p', ts: now.ts, tn: now.tn, eid: this.s.executionIds.next(), o: toWsOrder(order), xs });
+  }
+
+  /** Moves a resting order to a terminal state and releases its margin. */
+  private closeOrder(order: Order, state: 'FILLED' | 'CANCELED' | 'DONE_FOR_DAY'): void {
+    order.state = state;
+    this.s.resting.delete(order.seq);
+    this.s.accounts[order.userId]!.removeOpenOrder(order, order.market!);
+  }
+
+  private afterBookChange(market: Market): void {
+    market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
+    this.s.announce('bookChanged', market);
+  }
+
+  private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): Order {
+    const liquidation = t.isLiquidation === true;
+    const id = (liquidation ? this.s.liquidationIds : this.s.orderIds).next(this.s.nowMs());
+    return {
+      seq: engineIdOf(id)!,
+      id,
+      userId: account.id,
+      username: account.username,
+      symbol,
+      market,
+      side: t.side,
+      priceText: t.priceText,
+      priceTicks: t.priceTicks,
+      qtyLots: t.qtyLots,
+      tif: t.tif,
+      postOnly: t.postOnly,
+      isLiquidation: liquidation,
+      insertSec: this.s.clock.nowSec,
+      insertNanos: this.s.clock.nowNanos,
+      state: 'PENDING',
+      filledLots: 0,
+      filledNotionalTicks: 0n,
+      reservedIm: 0n,
+    };
+  }
+
+  private stamp(): { ts: number; tn: number } {
+    return { ts: this.s.clock.nowSec, tn: this.s.clock.nowNanos };
+  }
+
+  private feed(userId: number, feed: Parameters<VenueState['emitFeed']>[1]): void {
+    this.s.emitFeed(userId, feed);
+  }
+}
+
+/** True when a post-only order at this price would trade on arrival. */
+function wouldCross(market: Market, side: Side, priceTicks: number): boolean {
+  const opposite = side === 'B' ? market.book.bestAskTicks() : market.book.bestBidTicks();
+  return opposite !== undefined && (side === 'B' ? opposite <= priceTicks : opposite >= priceTicks);
+}
+
+/**
+ * Book id of a wire id: the counter of `O-` ids, minus the counter of `L-` ids (the two
+ * generators count separately, so liquidation orders take the negative range).
+ */
+export function engineIdOf(orderId: string): number | undefined {
+  if (orderId.startsWith('O-')) return decodeIdCounter(orderId, 'O-');
+  if (orderId.startsWith('L-')) {
+    const n = decodeIdCounter(orderId, 'L-');
+    return n === undefined ? undefined : -n;
+  }
+  return undefined;
+}

@@ -1,0 +1,180 @@
+import { uuidFromName } from '../core/hash.ts';
+import { formatMoney, type Money } from '../core/money.ts';
+import { formatTimestamp } from '../core/time.ts';
+import type { Account, AccountPosition } from './account.ts';
+
+/** One position of the user-based risk snapshot (GET /risk_manager/risk_snapshot); all strings. */
+export interface PositionView {
+  symbol: string;
+  net_quantity: string;
+  buy_quantity: string;
+  buy_notional: string;
+  realized_pnl: string;
+  sell_quantity: string;
+  sell_notional: string;
+  buy_vwap: string;
+  sell_vwap: string;
+  unrealized_pnl: string;
+  initial_margin: string;
+  maintenance_margin: string;
+  mark_price: string;
+}
+
+/** The user-based (position) risk snapshot of the interface document. */
+export interface PositionRiskSnapshot {
+  timestamp: string;
+  username: string;
+  positions: PositionView[];
+  cash_balance: string;
+  total_realized_pnl: string;
+  total_unrealized_pnl: string;
+  total_initial_margin: string;
+  total_maintenance_margin: string;
+  total_equity: string;
+  available_initial_margin: string;
+  available_maintenance_margin: string;
+}
+
+/** Per-symbol entry of the token-based snapshot (the document leaves its fields open). */
+export interface SymbolRiskView {
+  net_quantity: string;
+  mark_price: string;
+  average_entry_price: string;
+  unrealized_pnl: string;
+  realized_pnl: string;
+  initial_margin: string;
+  maintenance_margin: string;
+  open_orders: number;
+  initial_margin_required_for_open_orders: string;
+}
+
+/** The token-based snapshot (GET /api/risk-snapshot), wrapped under `risk_snapshot`. */
+export interface ApiRiskSnapshot {
+  risk_snapshot: {
+    balance_usd: string;
+    equity: string;
+    initial_margin_available: string;
+    initial_margin_required_for_open_orders: string;
+    initial_margin_required_for_positions: string;
+    initial_margin_required_total: string;
+    maintenance_margin_available: string;
+    maintenance_margin_required: string;
+    per_symbol: Record<string, SymbolRiskView>;
+    timestamp_ns: string;
+    unrealized_pnl: string;
+    user_id: string;
+  };
+}
+
+/** Money totals of an account at current marks: the one place both snapshots take them from. */
+export interface RiskTotals {
+  cash: Money;
+  realized: Money;
+  unrealized: Money;
+  equity: Money;
+  positionsIm: Money;
+  openOrdersIm: Money;
+  maintenance: Money;
+}
+
+export function riskTotals(account: Account): RiskTotals {
+  let realized = 0n;
+  let unrealized = 0n;
+  for (const p of account.positionList) {
+    realized += p.realized;
+    unrealized += p.unrealized();
+  }
+  return {
+    cash: account.cash,
+    realized,
+    unrealized,
+    equity: account.cash + unrealized,
+    positionsIm: account.positionsMargin('initial'),
+    openOrdersIm: account.openOrdersIm,
+    maintenance: account.positionsMargin('maintenance'),
+  };
+}
+
+export function positionRiskSnapshot(account: Account, sec: number, nanos: number): PositionRiskSnapshot {
+  const t = riskTotals(account);
+  const totalIm = t.positionsIm + t.openOrdersIm;
+  return {
+    timestamp: formatTimestamp(sec, nanos),
+    username: account.username,
+    positions: account.positionList.map(positionView),
+    cash_balance: formatMoney(t.cash),
+    total_realized_pnl: formatMoney(t.realized),
+    total_unrealized_pnl: formatMoney(t.unrealized),
+    total_initial_margin: formatMoney(totalIm),
+    total_maintenance_margin: formatMoney(t.maintenance),
+    total_equity: formatMoney(t.equity),
+    available_initial_margin: formatMoney(t.equity - totalIm),
+    available_maintenance_margin: formatMoney(t.equity - t.maintenance),
+  };
+}
+
+function positionView(p: AccountPosition): PositionView {
+  const inst = p.market.instrument;
+  const pos = p.position;
+  const vwap = (notional: bigint, lots: number) => (lots === 0 ? '0' : inst.tick.formatRatioPrice(notional, BigInt(lots)));
+  return {
+    symbol: inst.symbol,
+    net_quantity: String(pos.netLots),
+    buy_quantity: String(pos.buyLots),
+    buy_notional: formatMoney(pos.buyNotionalTicks * inst.tickLotMoney),
+    realized_pnl: formatMoney(p.realized),
+    sell_quantity: String(pos.sellLots),
+    sell_notional: formatMoney(pos.sellNotionalTicks * inst.tickLotMoney),
+    buy_vwap: vwap(pos.buyNotionalTicks, pos.buyLots),
+    sell_vwap: vwap(pos.sellNotionalTicks, pos.sellLots),
+    unrealized_pnl: formatMoney(p.unrealized()),
+    initial_margin: formatMoney(p.margin(inst.initialMarginPct)),
+    maintenance_margin: formatMoney(p.margin(inst.maintenanceMarginPct)),
+    mark_price: inst.tick.toPrice(p.market.markTicks),
+  };
+}
+
+export function apiRiskSnapshot(account: Account, sec: number, nanos: number): ApiRiskSnapshot {
+  const t = riskTotals(account);
+  const perSymbol: Record<string, SymbolRiskView> = {};
+  for (const p of account.positionList) {
+    const inst = p.market.instrument;
+    let openOrders = 0;
+    let openIm = 0n;
+    for (const o of account.openOrders.values()) {
+      if (o.market !== p.market) continue;
+      openOrders++;
+      openIm += o.reservedIm;
+    }
+    const net = p.position.netLots;
+    perSymbol[inst.symbol] = {
+      net_quantity: String(net),
+      mark_price: inst.tick.toPrice(p.market.markTicks),
+      average_entry_price: net === 0 ? '0' : inst.tick.formatRatioPrice(p.position.openCostTicks, BigInt(Math.abs(net))),
+      unrealized_pnl: formatMoney(p.unrealized()),
+      realized_pnl: formatMoney(p.realized),
+      initial_margin: formatMoney(p.margin(inst.initialMarginPct)),
+      maintenance_margin: formatMoney(p.margin(inst.maintenanceMarginPct)),
+      open_orders: openOrders,
+      initial_margin_required_for_open_orders: formatMoney(openIm),
+    };
+  }
+  const totalIm = t.positionsIm + t.openOrdersIm;
+  return {
+    risk_snapshot: {
+      balance_usd: formatMoney(t.cash),
+      equity: formatMoney(t.equity),
+      initial_margin_available: formatMoney(t.equity - totalIm),
+      initial_margin_required_for_open_orders: formatMoney(t.openOrdersIm),
+      initial_margin_required_for_positions: formatMoney(t.positionsIm),
+      initial_margin_required_total: formatMoney(totalIm),
+      maintenance_margin_available: formatMoney(t.equity - t.maintenance),
+      maintenance_margin_required: formatMoney(t.maintenance),
+      per_symbol: perSymbol,
+      timestamp_ns: formatTimestamp(sec, nanos),
+      unrealized_pnl: formatMoney(t.unrealized),
+      user_id: uuidFromName(account.username),
+    },
+  };
+}
+

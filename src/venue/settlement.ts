@@ -1,0 +1,111 @@
+import { divRoundHalfEven, formatMoney, formatScaled } from '../core/money.ts';
+import { computeFunding, nextFundingSec } from '../market/funding.ts';
+import type { Account } from './account.ts';
+import type { Market } from './market.ts';
+import type { OrderFlow } from './order-flow.ts';
+import type { VenueState } from './venue-state.ts';
+
+/** Digits kept in a funding rate's text. */
+const FUNDING_RATE_DECIMALS = 12;
+
+/**
+ * Mark-to-market records, funding settlements and liquidations: everything the venue does on
+ * its own schedule rather than in answer to an order.
+ */
+export class Settlement {
+  constructor(
+    private readonly s: VenueState,
+    private readonly flow: OrderFlow,
+  ) {}
+
+  /** Records the current mark of every market (the fixed-cadence mtm record). */
+  recordMarks(): void {
+    for (const market of this.s.markets) this.recordMark(market);
+  }
+
+  recordMark(market: Market): void {
+    market.markHistory.push({ sec: this.s.clock.nowSec, nanos: this.s.clock.nowNanos, markTicks: market.markTicks });
+    this.s.announce('markRecorded', market);
+  }
+
+  /** Schedules the next funding of `market` after now. */
+  scheduleFunding(market: Market): void {
+    const at = nextFundingSec(this.s.clock.nowSec, market.instrument.funding);
+    this.s.clock.scheduleAt(BigInt(at) * 1_000_000_000n, () => {
+      this.s.exclusive(() => this.settleFunding(market));
+      this.scheduleFunding(market);
+    });
+  }
+
+  /**
+   * Settles one funding interval of `market` (decisions.md): benchmark = index now,
+   * settlement = time-weighted mark since the last funding, amount = settlement − benchmark
+   * per contract, rate = amount / benchmark clamped to ± cap. Longs pay amount × qty ×
+   * multiplier to shorts when positive. The per-contract amount is rounded once to Money
+   * precision, so payments are exact integers and sum to zero across accounts.
+   */
+  settleFunding(market: Market): void {
+    const { nowSec: sec, nowNanos: nanos } = this.s.clock;
+    const inst = market.instrument;
+    const settlement = market.markTwap.average(sec, nanos);
+    const f = computeFunding(market.indexTicks, settlement.numTicks, settlement.den, inst.fundingCap);
+    const amountPerContract = divRoundHalfEven(f.amountNum * inst.tick.money, f.amountDen);
+    const amountPerLot = amountPerContract * BigInt(inst.multiplier);
+    for (const account of this.s.accounts) {
+      const p = account.findPosition(market);
+      if (p === undefined || p.position.netLots === 0) continue;
+      const payment = amountPerLot * BigInt(p.position.netLots); // > 0: this account pays
+      p.funding -= payment;
+      account.cash -= payment;
+    }
+    market.fundingHistory.push({
+      sec,
+      nanos,
+      benchmarkPrice: inst.tick.toPrice(market.indexTicks),
+      settlementPrice: inst.tick.formatRatioPrice(settlement.numTicks, settlement.den),
+      fundingAmount: formatMoney(amountPerContract),
+      fundingRate: formatScaled(divRoundHalfEven(f.rateNum * 10n ** BigInt(FUNDING_RATE_DECIMALS), f.rateDen), FUNDING_RATE_DECIMALS),
+      amountPerLot,
+    });
+    market.markTwap.reset(sec, nanos, market.markTicks);
+    this.recordMark(market);
+    this.s.announce('fundingSettled', market);
+  }
+
+  /** Liquidates every account whose equity is below its maintenance margin. */
+  checkLiquidations(): void {
+    for (const account of this.s.accounts) {
+      if (!account.hasOpenPosition()) continue;
+      if (account.equity() < account.positionsMargin('maintenance')) this.liquidate(account);
+    }
+  }
+
+  /**
+   * Cancels the account's orders (`xr: LIQUIDATION`) and closes its positions with IOC
+   * orders marked as liquidations (`L-` ids) priced at the edge of the price band, so they
+   * take whatever liquidity the band allows. What does not fill stays open and is retried at
+   * the next check; a deficit stays on the account (there is no insurance fund).
+   */
+  liquidate(account: Account): void {
+    this.s.liquidations++;
+    for (const order of [...account.openOrders.values()]) {
+      this.flow.cancelResting(order, 'LIQUIDATION', 'canceled for liquidation');
+    }
+    for (const p of account.positionList) {
+      const net = p.position.netLots;
+      const market = p.market;
+      if (net === 0 || market.state !== 'OPEN') continue;
+      const side = net > 0 ? 'S' : 'B';
+      const priceTicks = market.bandEdgeTicks(side);
+      this.flow.submit(account, market, market.symbol, {
+        side,
+        priceText: market.instrument.tick.toPrice(priceTicks),
+        priceTicks,
+        qtyLots: Math.abs(net),
+        tif: 'IOC',
+        postOnly: false,
+        isLiquidation: true,
+      });
+    }
+  }
+}

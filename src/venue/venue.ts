@@ -1,0 +1,357 @@
+import type { SimClock } from '../clock/sim-clock.ts';
+import { Fnv1a64 } from '../core/hash.ts';
+import { formatMoney, type Money } from '../core/money.ts';
+import { formatTimestamp, joinNs } from '../core/time.ts';
+import type { InstrumentState, Side, TimeInForce, TimeNs } from '../core/types.ts';
+import { CANDLE_INTERVALS, isCandleInterval, type Candle } from '../market/candles.ts';
+import { Account } from './account.ts';
+import type { VenueListener } from './feeds.ts';
+import { resolveInstrument, type InstrumentConfig } from './instrument.ts';
+import { Market, type FundingRecord, type MarkRecord } from './market.ts';
+import type { Order } from './order.ts';
+import { OrderFlow } from './order-flow.ts';
+import { apiRiskSnapshot, positionRiskSnapshot, type ApiRiskSnapshot, type PositionRiskSnapshot } from './risk-view.ts';
+import { Sessions } from './sessions.ts';
+import { Settlement } from './settlement.ts';
+import { VenueState } from './venue-state.ts';
+
+export interface VenueConfig {
+  instruments: InstrumentConfig[];
+  /** Cadence of mark-to-market records, seconds of sim time (default 60). */
+  markRecordIntervalSec?: number;
+  /** Cadence of the liquidation check, seconds of sim time (default 1). */
+  liquidationCheckIntervalSec?: number;
+}
+
+/** A new order as the interface document's insert_order carries it (after schema checks). */
+export interface OrderRequest {
+  symbol: string;
+  /** Decimal text, pattern ^\d+\.?\d*$. */
+  price: string;
+  quantity: number;
+  side: Side;
+  timeInForce: TimeInForce;
+  postOnly: boolean;
+}
+
+/** A business error of a query (unknown symbol, bad range): the wire turns it into 422/404. */
+export class VenueQueryError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const NS_PER_S = 1_000_000_000n;
+
+/**
+ * The simulated exchange, with no I/O: instruments, accounts, order entry and matching,
+ * feeds, risk, mark prices, funding, liquidations, candles and stats. The clock drives it;
+ * everything it announces goes to listeners (`subscribe`).
+ */
+export class Venue {
+  private readonly s: VenueState;
+  private readonly flow: OrderFlow;
+  private readonly settlement: Settlement;
+  private readonly sessions: Sessions;
+  private started = false;
+
+  constructor(
+    readonly clock: SimClock,
+    private readonly config: VenueConfig,
+  ) {
+    this.s = new VenueState(clock);
+    for (const [i, instConfig] of config.instruments.entries()) {
+      const instrument = resolveInstrument(instConfig);
+      if (this.s.marketBySymbol.has(instrument.symbol)) throw new RangeError(`instrument ${instrument.symbol} is listed twice`);
+      const market = new Market(i, instrument, clock.nowSec, clock.nowNanos);
+      this.s.markets.push(market);
+      this.s.marketBySymbol.set(instrument.symbol, market);
+    }
+    this.flow = new OrderFlow(this.s);
+    this.settlement = new Settlement(this.s, this.flow);
+    this.sessions = new Sessions(this.s, this.flow);
+  }
+
+  /** Markets in listing order. */
+  get markets(): readonly Market[] {
+    return this.s.markets;
+  }
+
+  market(symbol: string): Market | undefined {
+    return this.s.marketBySymbol.get(symbol);
+  }
+
+  get accounts(): readonly Account[] {
+    return this.s.accounts;
+  }
+
+  account(username: string): Account | undefined {
+    return this.s.account(username);
+  }
+
+  /** Σ fees charged by the venue (for conservation checks). */
+  get feesCollected(): Money {
+    return this.s.feesCollected;
+  }
+
+  get liquidationCount(): number {
+    return this.s.liquidations;
+  }
+
+  /** Registers a listener; returns the function that removes it. */
+  subscribe(listener: VenueListener): () => void {
+    this.s.listeners.push(listener);
+    return () => {
+      const i = this.s.listeners.indexOf(listener);
+      if (i >= 0) this.s.listeners.splice(i, 1);
+    };
+  }
+
+  /**
+   * Starts the venue's own processes on the clock: instrument sessions, mark records,
+   * funding, liquidation checks. Call once, before running the clock.
+   */
+  start(): void {
+    if (this.started) throw new Error('venue already started');
+    this.started = true;
+    this.sessions.start();
+    const markEvery = BigInt(this.config.markRecordIntervalSec ?? 60) * NS_PER_S;
+    const liqEvery = BigInt(this.config.liquidationCheckIntervalSec ?? 1) * NS_PER_S;
+    this.every(markEvery, () => this.settlement.recordMarks());
+    this.every(liqEvery, () => this.settlement.checkLiquidations());
+    this.every(86_400n * NS_PER_S, () => {
+      for (const m of this.s.markets) m.stats.rollTo(this.clock.nowSec);
+    });
+    for (const market of this.s.markets) this.settlement.scheduleFunding(market);
+  }
+
+  /** Opens an account. Usernames are unique. */
+  addUser(username: string, cash: Money): Account {
+    if (this.s.accountByName.has(username)) throw new RangeError(`user ${username} already exists`);
+    const account = new Account(this.s.accounts.length, username, cash);
+    this.s.accounts.push(account);
+    this.s.accountByName.set(username, account);
+    return account;
+  }
+
+  /**
+   * Inserts an order for `account`. The returned order carries its id; acceptance or rejection
+   * arrives as feeds (`n` / `j`), then any fills.
+   */
+  placeOrder(account: Account, req: OrderRequest): Order {
+    return this.s.exclusive(() => {
+      const market = this.s.marketBySymbol.get(req.symbol);
+      const ticks = market?.instrument.tick.toTicks(req.price);
+      return this.flow.submit(account, market, req.symbol, {
+        side: req.side,
+        priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
+        priceTicks: ticks ?? NaN,
+        qtyLots: req.quantity,
+        tif: req.timeInForce,
+        postOnly: req.postOnly,
+      });
+    });
+  }
+
+  /** Fast path for in-process actors that already work in ticks. Same rules and feeds. */
+  placeOrderTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): Order {
+    return this.s.exclusive(() =>
+      this.flow.submit(account, market, market.symbol, { side, priceText: market.instrument.tick.toPrice(priceTicks), priceTicks, qtyLots, tif, postOnly }),
+    );
+  }
+
+  /** Cancels an own open order; the outcome is a `c` or `e` feed. Returns whether it was canceled. */
+  cancelOrder(account: Account, orderId: string): boolean {
+    return this.s.exclusive(() => this.flow.cancel(account, orderId));
+  }
+
+  /** Cancels every open order of the account, oldest first. */
+  cancelAll(account: Account): { successful: string[]; failed: string[] } {
+    return this.s.exclusive(() => {
+      const successful: string[] = [];
+      const failed: string[] = [];
+      for (const order of [...account.openOrders.values()]) {
+        (this.flow.cancel(account, order.id) ? successful : failed).push(order.id);
+      }
+      return { successful, failed };
+    });
+  }
+
+  /** Open orders of the account, oldest first. */
+  openOrders(account: Account): Order[] {
+    return [...account.openOrders.values()];
+  }
+
+  /** An open order by wire id, if it belongs to `account`. */
+  findOpenOrder(account: Account, orderId: string): Order | undefined {
+    const order = this.flow.findOpen(orderId);
+    return order?.userId === account.id ? order : undefined;
+  }
+
+  /** Sets the index price of a market (from an index process or recorded data). */
+  setIndexPrice(market: Market, indexTicks: number): void {
+    if (!Number.isSafeInteger(indexTicks) || indexTicks <= 0) throw new RangeError(`index price must be a positive integer number of ticks, got ${indexTicks}`);
+    this.s.exclusive(() => {
+      market.indexTicks = indexTicks;
+      market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
+    });
+  }
+
+  /** Runs the liquidation check now (it also runs on its own cadence). */
+  checkLiquidations(): void {
+    this.s.exclusive(() => this.settlement.checkLiquidations());
+  }
+
+  /** Settles funding of a market now, outside its schedule (admin and tests). */
+  settleFundingNow(market: Market): void {
+    this.s.exclusive(() => this.settlement.settleFunding(market));
+  }
+
+  // --- administrator actions -------------------------------------------------------------
+
+  /** Cancels any user's open order (`xr: EXCHANGE_OPTION`). False if no such open order. */
+  adminCancelOrder(orderId: string): boolean {
+    return this.s.exclusive(() => {
+      const order = this.flow.findOpen(orderId);
+      if (order === undefined) return false;
+      this.flow.cancelResting(order, 'EXCHANGE_OPTION', 'canceled by the exchange');
+      return true;
+    });
+  }
+
+  /** Changes an instrument's state now. */
+  setInstrumentState(market: Market, state: InstrumentState): void {
+    this.s.exclusive(() => this.sessions.setState(market, state));
+  }
+
+  /** Credits (positive) or debits (negative) cash. */
+  adjustCash(account: Account, amount: Money): void {
+    account.cash += amount;
+    account.adjustments += amount;
+  }
+
+  // --- history queries -------------------------------------------------------------------
+
+  mtmPrices(symbol: string, startNs: TimeNs, endNs: TimeNs): { timestamp: string; symbol: string; mtm_price: string }[] {
+    const market = this.queryMarket(symbol, startNs, endNs);
+    return inRange(market.markHistory, startNs, endNs).map((r: MarkRecord) => ({
+      timestamp: formatTimestamp(r.sec, r.nanos),
+      symbol,
+      mtm_price: market.instrument.tick.toPrice(r.markTicks),
+    }));
+  }
+
+  fundingRates(symbol: string, startNs: TimeNs, endNs: TimeNs) {
+    const market = this.queryMarket(symbol, startNs, endNs);
+    return inRange(market.fundingHistory, startNs, endNs).map((r: FundingRecord) => ({
+      timestamp: formatTimestamp(r.sec, r.nanos),
+      symbol,
+      benchmark_price: r.benchmarkPrice,
+      settlement_price: r.settlementPrice,
+      funding_amount: r.fundingAmount,
+      funding_rate: r.fundingRate,
+    }));
+  }
+
+  /** Candles of `market` at `interval` overlapping [start, end]; empty intervals are omitted. */
+  candles(marketSymbol: string, interval: string, startNs: TimeNs, endNs: TimeNs) {
+    const market = this.queryMarket(marketSymbol, startNs, endNs, 'market');
+    if (!isCandleInterval(interval)) {
+      throw new VenueQueryError('interval', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
+    }
+    const tick = market.instrument.tick;
+    const candles = market.candles.query(interval, Number(startNs / NS_PER_S), Number(endNs / NS_PER_S));
+    return {
+      market: marketSymbol,
+      interval,
+      candles: candles.map((c: Candle) => ({
+        timestamp: formatTimestamp(c.startSec, 0),
+        open: tick.toPrice(c.openTicks),
+        high: tick.toPrice(c.highTicks),
+        low: tick.toPrice(c.lowTicks),
+        close: tick.toPrice(c.closeTicks),
+        volume: String(c.volumeLots),
+        buy_volume: String(c.buyVolumeLots),
+        sell_volume: String(c.sellVolumeLots),
+      })),
+    };
+  }
+
+  /** The user-based risk snapshot (positions, margins, equity) at the current marks. */
+  riskSnapshot(account: Account): PositionRiskSnapshot {
+    return positionRiskSnapshot(account, this.clock.nowSec, this.clock.nowNanos);
+  }
+
+  /** The token-based risk snapshot (`risk_snapshot` with `per_symbol`). */
+  apiRiskSnapshot(account: Account): ApiRiskSnapshot {
+    return apiRiskSnapshot(account, this.clock.nowSec, this.clock.nowNanos);
+  }
+
+  /**
+   * Hash of the whole venue state: clock, markets (state, index, mark, book, histories),
+   * accounts (cash, positions, open orders), fee and liquidation totals. Two runs with the
+   * same scenario and seed give the same hash.
+   */
+  stateHash(): string {
+    const h = new Fnv1a64();
+    h.update(`now:${this.clock.nowNs}`);
+    for (const m of this.s.markets) {
+      h.update(`${m.symbol}|${m.state}|${m.indexTicks}|${m.markTicks}|${m.book.stateHash()}|${m.markHistory.length}|${m.fundingHistory.length}`);
+      for (const f of m.fundingHistory) h.update(`${f.sec}|${f.fundingAmount}|${f.fundingRate}`);
+    }
+    for (const a of this.s.accounts) {
+      h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${[...a.openOrders.keys()].join(',')}`);
+      for (const p of a.positionList) {
+        const pos = p.position;
+        h.update(`${p.market.symbol}|${pos.netLots}|${pos.buyLots}|${pos.sellLots}|${pos.openCostTicks}|${p.tradingPnl}|${p.fees}|${p.funding}`);
+      }
+    }
+    h.update(`fees:${this.s.feesCollected}|liq:${this.s.liquidations}|ids:${this.s.orderIds.count}|${this.s.executionIds.count}`);
+    return h.hex();
+  }
+
+  /** Total of everything money-like, for conservation checks and summaries. */
+  moneyTotals(): { cash: string; fees: string; unrealized: string } {
+    let cash = 0n;
+    let unrealized = 0n;
+    for (const a of this.s.accounts) {
+      cash += a.cash;
+      for (const p of a.positionList) unrealized += p.unrealized();
+    }
+    return { cash: formatMoney(cash), fees: formatMoney(this.s.feesCollected), unrealized: formatMoney(unrealized) };
+  }
+
+  private queryMarket(symbol: string, startNs: TimeNs, endNs: TimeNs, field = 'symbol'): Market {
+    const market = this.s.marketBySymbol.get(symbol);
+    if (market === undefined) throw new VenueQueryError(field, `unknown ${field} ${symbol}`);
+    if (endNs < startNs) throw new VenueQueryError('end_time', 'end_time must not be before start_time');
+    return market;
+  }
+
+  private every(intervalNs: bigint, fn: () => void): void {
+    const tick = () => {
+      this.s.exclusive(fn);
+      this.clock.scheduleAt(this.clock.nowNs + intervalNs, tick);
+    };
+    this.clock.scheduleAt(this.clock.nowNs + intervalNs, tick);
+  }
+}
+
+/** Records whose time lies in [startNs, endNs] (records are in time order). */
+function inRange<T extends { sec: number; nanos: number }>(records: T[], startNs: TimeNs, endNs: TimeNs): T[] {
+  return records.filter((r) => {
+    const t = joinNs(r.sec, r.nanos);
+    return t >= startNs && t <= endNs;
+  });
+}
+
+/** Minimal form of a decimal text that matched ^\d+\.?\d*$ ("007.50" → "7.5"). */
+function minimalDecimal(text: string): string {
+  let [int = '0', frac = ''] = text.split('.');
+  int = int.replace(/^0+(?=\d)/, '');
+  frac = frac.replace(/0+$/, '');
+  return frac === '' ? int : `${int}.${frac}`;
+}
