@@ -1,0 +1,38 @@
+import type { OrderFeed } from '../venue/feeds.ts';
+import type { BookUpdate, ExchangePort, TickerStats } from './exchange-port.ts';
+
+/**
+ * A trading strategy, written once for every exchange: it gets an ExchangePort at start and
+ * callbacks for what the port delivers. Timers go through `port.setTimer`, so they run on the
+ * sim clock in a backtest and on the wall clock live.
+ */
+export interface Strategy {
+  /** Subscribe, place initial orders, start timers. */
+  onStart(port: ExchangePort): void | Promise<void>;
+  /** Called once when the run ends (cancel orders, flush state). */
+  onStop?(port: ExchangePort): void | Promise<void>;
+  /** Order feeds of the strategy's own user: n, j, p, f, c, x, e, d. */
+  onOrderFeed?(feed: OrderFeed, port: ExchangePort): void;
+  /** Book updates at the subscribed level. */
+  onBook?(book: BookUpdate, port: ExchangePort): void;
+  /** Ticker stats after trades (and on subscribe). */
+  onStats?(stats: TickerStats, port: ExchangePort): void;
+}
+
+/**
+ * Connects a strategy's callbacks to a port and starts it. Returns a function that stops the
+ * strategy and detaches its callbacks.
+ */
+export async function attachStrategy(strategy: Strategy, port: ExchangePort): Promise<() => Promise<void>> {
+  const detachFeeds = port.onOrderFeed((feed) => strategy.onOrderFeed?.(feed, port));
+  const detachMd = port.onMarketData((message) => {
+    if (message.t === 's') strategy.onStats?.(message, port);
+    else strategy.onBook?.(message, port);
+  });
+  await strategy.onStart(port);
+  return async () => {
+    await strategy.onStop?.(port);
+    detachFeeds();
+    detachMd();
+  };
+}
