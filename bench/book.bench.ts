@@ -16,7 +16,7 @@ function limitOrder(orderId: number, ownerId: number, buy: boolean, priceTicks: 
   return { orderId, ownerId, side: buy ? 'B' : 'S', priceTicks, qtyLots, tif: 'GTC', postOnly: false };
 }
 
-/** Sum of trades and resting orders of the last pass, for the one-line sanity note. */
+/** Resting orders, trades and the touch, for the one-line sanity note. */
 function bookNote(book: OrderBook | undefined, traded: number, extra = ''): string {
   if (book === undefined) return '';
   const bid = book.bestBidTicks() ?? '-';
@@ -31,8 +31,6 @@ function bookNote(book: OrderBook | undefined, traded: number, extra = ''): stri
 export function insertCase(): BenchCase {
   let cmds: PlaceCommand[] = [];
   let book: OrderBook | undefined;
-  let trades = 0;
-  let crossed = 0;
   const out: BookEvent[] = [];
   return {
     name: 'book.insert',
@@ -41,6 +39,7 @@ export function insertCase(): BenchCase {
     iterations: 5,
     timeMs: 0,
     warmupIterations: 2,
+    gcBetweenRuns: true,
     prepare() {
       const rng = new RandomStream('bench/book.insert');
       cmds = new Array<PlaceCommand>(PASS_OPS);
@@ -51,30 +50,42 @@ export function insertCase(): BenchCase {
     },
     reset() {
       book = new OrderBook();
-      trades = 0;
-      crossed = 0;
     },
     run() {
       const b = book!;
       const list = cmds;
       for (let i = 0; i < list.length; i++) {
         b.place(list[i]!, out);
-        // Count as a consumer would inspect its events; cheap next to the matching itself.
-        const n = out.length;
-        if (n > 1 || out[0]!.kind === 'trade') {
-          crossed++;
-          for (let e = 0; e < n; e++) if (out[e]!.kind === 'trade') trades++;
-        }
-        out.length = 0;
+        out.length = 0; // the consumer has handled the events
       }
     },
     release() {
       cmds = [];
     },
+    dispose() {
+      book = undefined;
+    },
     describe() {
-      return bookNote(book, trades, `, ${((crossed / PASS_OPS) * 100).toFixed(0)}% matched on arrival`);
+      // An untimed replay that looks at the events, to show the workload is what it claims.
+      const check = new OrderBook();
+      let trades = 0;
+      let crossed = 0;
+      for (const cmd of cmds) {
+        check.place(cmd, out);
+        const n = countTrades(out);
+        if (n > 0) crossed++;
+        trades += n;
+        out.length = 0;
+      }
+      return bookNote(check, trades, `, ${((crossed / PASS_OPS) * 100).toFixed(0)}% matched on arrival`);
     },
   };
+}
+
+function countTrades(events: BookEvent[]): number {
+  let n = 0;
+  for (const e of events) if (e.kind === 'trade') n++;
+  return n;
 }
 
 const KIND_INSERT = 0;
@@ -93,8 +104,6 @@ export function mixCase(): BenchCase {
   let places: PlaceCommand[] = [];
   let cancelIds = new Float64Array(0);
   let book: OrderBook | undefined;
-  let trades = 0;
-  let misses = 0;
   const out: BookEvent[] = [];
   return {
     name: 'book.mix',
@@ -103,6 +112,7 @@ export function mixCase(): BenchCase {
     iterations: 5,
     timeMs: 0,
     warmupIterations: 2,
+    gcBetweenRuns: true,
     prepare() {
       const rng = new RandomStream('bench/book.mix');
       kinds = new Uint8Array(PASS_OPS);
@@ -140,40 +150,52 @@ export function mixCase(): BenchCase {
     },
     reset() {
       book = new OrderBook();
-      trades = 0;
-      misses = 0;
     },
     run() {
-      const b = book!;
-      const k = kinds;
-      const p = places;
-      const c = cancelIds;
-      let pi = 0;
-      let ci = 0;
-      for (let i = 0; i < k.length; i++) {
-        if (k[i] === KIND_CANCEL) {
-          b.cancel(c[ci++]!, out);
-          if (out[0]!.kind === 'cancel-rejected') misses++;
-        } else {
-          b.place(p[pi++]!, out);
-          for (let e = 0; e < out.length; e++) if (out[e]!.kind === 'trade') trades++;
-        }
-        out.length = 0;
-      }
+      replayMix(book!, kinds, places, cancelIds, out, false);
     },
     release() {
       kinds = new Uint8Array(0);
       places = [];
       cancelIds = new Float64Array(0);
     },
+    dispose() {
+      book = undefined;
+    },
     describe() {
+      // An untimed replay that looks at the events, to show the workload is what it claims.
+      const check = new OrderBook();
+      const { trades, misses } = replayMix(check, kinds, places, cancelIds, out, true);
       let deepest = 0;
-      if (book !== undefined) {
-        for (const level of book.l2().bids) deepest = Math.max(deepest, level.qtyLots);
-      }
-      return bookNote(book, trades, `, ${misses} cancel misses, deepest bid level ${deepest} lots`);
+      for (const level of check.l3().bids) deepest = Math.max(deepest, level.orders.length);
+      return bookNote(check, trades, `, ${misses} cancel misses, deepest bid level ${deepest} orders`);
     },
   };
+}
+
+/** Runs the mix on `book`; counts trades and cancel misses only when asked (not when timed). */
+function replayMix(
+  book: OrderBook,
+  kinds: Uint8Array,
+  places: PlaceCommand[],
+  cancelIds: Float64Array,
+  out: BookEvent[],
+  tally: boolean,
+): { trades: number; misses: number } {
+  let trades = 0;
+  let misses = 0;
+  let pi = 0;
+  let ci = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] === KIND_CANCEL) book.cancel(cancelIds[ci++]!, out);
+    else book.place(places[pi++]!, out);
+    if (tally) {
+      trades += countTrades(out);
+      if (out[0]!.kind === 'cancel-rejected') misses++;
+    }
+    out.length = 0; // the consumer has handled the events
+  }
+  return { trades, misses };
 }
 
 /** `book.l2-snapshot`: one `l2()` call on a book of 1,000 levels (500 a side, 1–5 orders each). */
@@ -187,6 +209,7 @@ export function l2SnapshotCase(): BenchCase {
     iterations: 64,
     timeMs: 1000,
     warmupIterations: 200,
+    gcBetweenRuns: false,
     prepare() {
       const rng = new RandomStream('bench/book.l2-snapshot');
       book = new OrderBook();
@@ -208,6 +231,9 @@ export function l2SnapshotCase(): BenchCase {
       levels = book!.l2().bids.length;
     },
     release() {},
+    dispose() {
+      book = undefined;
+    },
     describe() {
       return `${book?.orderCount ?? 0} resting orders, ${levels} bid levels per snapshot`;
     },

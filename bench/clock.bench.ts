@@ -31,6 +31,7 @@ export function eventsCase(): BenchCase {
     iterations: 5,
     timeMs: 0,
     warmupIterations: 2,
+    gcBetweenRuns: true,
     prepare() {
       const rng = new RandomStream('bench/clock.events');
       delays = new Float64Array(EVENTS);
@@ -48,6 +49,9 @@ export function eventsCase(): BenchCase {
     },
     release() {
       delays = new Float64Array(0);
+    },
+    dispose() {
+      clock = undefined;
     },
     describe() {
       return `${ran} events run, clock at ${clock?.nowNs ?? 0n} ns`;

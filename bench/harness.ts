@@ -24,6 +24,11 @@ export interface BenchCase {
   readonly timeMs: number;
   /** Untimed passes before measuring, so the JIT has settled. */
   readonly warmupIterations: number;
+  /**
+   * Collect garbage before every timed pass (untimed), so one pass does not pay for the last
+   * one's. Right for whole-workload passes; far too slow for microsecond-sized calls.
+   */
+  readonly gcBetweenRuns: boolean;
   /** Generates the workload (untimed, once). */
   prepare(): void;
   /** Fresh engine state for the next pass (untimed). */
@@ -32,6 +37,8 @@ export interface BenchCase {
   run(): void;
   /** Drops the workload, keeping the engine state of the last pass alive for the heap figure. */
   release(): void;
+  /** Drops the engine state once its heap figure is taken, so later cases start clean. */
+  dispose(): void;
   /** A one-line check that the pass did what it claims (e.g. events run, orders resting). */
   describe(): string;
 }
@@ -46,7 +53,10 @@ export interface BenchResult {
   /** Relative margin of error of the mean, percent. */
   rmePct: number;
   samples: number;
+  /** `heapUsed` after the last pass (after a gc when available), MB. */
   heapMb: number;
+  /** `arrayBuffers` at the same moment: typed-array storage, outside `heapUsed`, MB. */
+  buffersMb: number;
   note: string;
 }
 
@@ -76,21 +86,23 @@ export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promi
     throws: true,
   });
   let heapMb = NaN;
+  let buffersMb = NaN;
   let note = '';
   bench.add(c.name, () => c.run(), {
     async: false,
-    // Collect the previous pass's garbage outside the timed window, so one pass does not pay
-    // for the last one's.
     beforeEach: () => {
       c.reset();
-      gc?.();
+      if (c.gcBetweenRuns) gc?.();
     },
     afterAll: (mode) => {
       if (mode !== 'run') return;
       note = c.describe();
       c.release();
       gc?.();
-      heapMb = process.memoryUsage().heapUsed / (1024 * 1024);
+      const memory = process.memoryUsage();
+      heapMb = memory.heapUsed / (1024 * 1024);
+      buffersMb = memory.arrayBuffers / (1024 * 1024);
+      c.dispose();
     },
   });
   await bench.run();
@@ -108,6 +120,7 @@ export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promi
     rmePct: result.latency.rme,
     samples: result.latency.samplesCount,
     heapMb,
+    buffersMb,
     note,
   };
 }

@@ -1,35 +1,11 @@
 import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
-import type {
-  BookEvent,
-  L1View,
-  L2View,
-  L3LevelView,
-  L3View,
-  LevelView,
-  PlaceCommand,
-} from './events.ts';
-
-/** A resting order: a node of its level's doubly linked FIFO queue. */
-interface RestingOrder {
-  readonly orderId: number;
-  readonly ownerId: number;
-  readonly side: Side;
-  readonly priceTicks: number;
-  qtyLots: number;
-  level: PriceLevel;
-  prev: RestingOrder | null;
-  next: RestingOrder | null;
-}
-
-/** All resting orders at one price on one side, oldest first. */
-interface PriceLevel {
-  readonly priceTicks: number;
-  totalLots: number;
-  orderCount: number;
-  head: RestingOrder | null;
-  tail: RestingOrder | null;
-}
+import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
+import { hashSide, sideL2, sideL3, sideLots, topView } from './book-views.ts';
+import { IdIndex } from './id-index.ts';
+import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, smi } from './order-slots.ts';
+import { LevelSlots } from './price-levels.ts';
+import { SideLevels } from './side-levels.ts';
 
 /** How the book treats a taker meeting a resting order of the same owner. */
 export type SelfTradePolicy = 'allow' | 'cancel-resting';
@@ -42,53 +18,54 @@ export interface OrderBookOptions {
 /**
  * One instrument's limit order book with price-time priority, in integer ticks and lots.
  *
- * Layout: each side keeps its levels in a sorted array with the best level *last* (bids
- * ascending, asks descending), so the touch is read in O(1) and levels are added or removed
- * near the touch with a short memmove; a Map from price to level finds an existing level in
- * O(1). Prices are sparse: a far-away order costs one level, never a dense price range.
- * Orders sit in a Map by id and in a per-level linked list, so cancel is O(1) (plus the
- * removal of its level when it was the last order there).
+ * Layout (flat arrays, so that hundreds of thousands of resting orders cost the garbage
+ * collector next to nothing and an operation touches few cache lines): orders are records in
+ * `OrderSlots`, each level keeps a FIFO ring of its orders (`LevelSlots`), and an `IdIndex`
+ * maps order ids to records, so cancel is O(1): it marks the record and leaves it in the ring
+ * until matching or a compaction passes it. Each side keeps its levels in a `SideLevels`
+ * array sorted with the best level *last*, so the touch is read in O(1) and levels come and
+ * go near the touch with a short move. Prices are sparse: a far-away order costs one level,
+ * never a dense price range.
  *
  * Commands append their outcomes to `out` and return it; business outcomes are events,
  * while malformed commands (non-integer prices, duplicate ids) are caller bugs and throw.
  */
 export class OrderBook {
-  private readonly bidLevels: PriceLevel[] = []; // ascending, best last
-  private readonly askLevels: PriceLevel[] = []; // descending, best last
-  private readonly bidByPrice = new Map<number, PriceLevel>();
-  private readonly askByPrice = new Map<number, PriceLevel>();
-  private readonly orders = new Map<number, RestingOrder>();
-  private readonly selfTrade: SelfTradePolicy;
+  private readonly orders = new OrderSlots();
+  private readonly levels = new LevelSlots();
+  private readonly bids = new SideLevels();
+  private readonly asks = new SideLevels();
+  private readonly ids = new IdIndex();
+  private readonly cancelSelfTrades: boolean;
 
   constructor(options: OrderBookOptions = {}) {
-    this.selfTrade = options.selfTrade ?? 'allow';
+    this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
   }
 
   /** Number of resting orders. */
   get orderCount(): number {
-    return this.orders.size;
+    return this.ids.size;
   }
 
   /** Best bid price in ticks, or undefined when there are no bids. O(1). */
   bestBidTicks(): number | undefined {
-    const levels = this.bidLevels;
-    return levels.length === 0 ? undefined : levels[levels.length - 1]!.priceTicks;
+    return this.bestTicks(this.bids);
   }
 
   /** Best ask price in ticks, or undefined when there are no asks. O(1). */
   bestAskTicks(): number | undefined {
-    const levels = this.askLevels;
-    return levels.length === 0 ? undefined : levels[levels.length - 1]!.priceTicks;
+    return this.bestTicks(this.asks);
   }
 
   /** True when an order with this id rests on the book. */
   has(orderId: number): boolean {
-    return this.orders.has(orderId);
+    return this.ids.get(orderId) !== NONE;
   }
 
   /** Open quantity of a resting order, or 0 when it is not on the book. */
   openLots(orderId: number): number {
-    return this.orders.get(orderId)?.qtyLots ?? 0;
+    const o = this.ids.get(orderId);
+    return o === NONE ? 0 : this.orders.data[o + O_QTY]!;
   }
 
   /**
@@ -100,19 +77,19 @@ export class OrderBook {
     if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
       throw new RangeError(`order ${orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
     }
-    if (this.orders.has(orderId)) throw new RangeError(`order ${orderId} is already on the book`);
+    if (this.ids.get(orderId) !== NONE) throw new RangeError(`order ${orderId} is already on the book`);
 
     if (cmd.postOnly && this.wouldCross(side, priceTicks)) {
       out.push({ kind: 'rejected', orderId, reason: 'POST_ONLY_WOULD_CROSS' });
       return out;
     }
 
-    const remaining = this.match(cmd, out);
+    const remaining = this.match(orderId, cmd.ownerId, side, priceTicks, qtyLots, out);
     if (remaining === 0) return out;
     if (cmd.tif === 'IOC') {
       out.push({ kind: 'expired', orderId, qtyLots: remaining });
     } else {
-      this.rest(cmd, remaining);
+      this.rest(orderId, cmd.ownerId, side === 'B', priceTicks, remaining);
       out.push({ kind: 'rested', orderId, side, priceTicks, qtyLots: remaining });
     }
     return out;
@@ -120,13 +97,14 @@ export class OrderBook {
 
   /** Removes a resting order. An unknown (or already filled) id yields `cancel-rejected`. */
   cancel(orderId: number, out: BookEvent[] = []): BookEvent[] {
-    const order = this.orders.get(orderId);
-    if (order === undefined) {
+    const o = this.ids.take(orderId);
+    if (o === NONE) {
       out.push({ kind: 'cancel-rejected', orderId, reason: 'UNKNOWN_ORDER' });
       return out;
     }
-    this.unlink(order);
-    out.push({ kind: 'canceled', orderId, qtyLots: order.qtyLots, reason: 'REQUESTED' });
+    const qtyLots = this.orders.data[o + O_QTY]!;
+    this.retire(o, qtyLots);
+    out.push({ kind: 'canceled', orderId, qtyLots, reason: 'REQUESTED' });
     return out;
   }
 
@@ -136,53 +114,54 @@ export class OrderBook {
    */
   reduce(orderId: number, byLots: number, out: BookEvent[] = []): BookEvent[] {
     if (!Number.isSafeInteger(byLots) || byLots <= 0) throw new RangeError(`reduce by ${byLots}: must be an integer > 0`);
-    const order = this.orders.get(orderId);
-    if (order === undefined) {
+    const o = this.ids.get(orderId);
+    if (o === NONE) {
       out.push({ kind: 'cancel-rejected', orderId, reason: 'UNKNOWN_ORDER' });
       return out;
     }
-    if (byLots >= order.qtyLots) return this.cancel(orderId, out);
-    order.qtyLots -= byLots;
-    order.level.totalLots -= byLots;
-    out.push({ kind: 'reduced', orderId, byLots, remainingLots: order.qtyLots });
+    const data = this.orders.data;
+    if (byLots >= data[o + O_QTY]!) return this.cancel(orderId, out);
+    const remainingLots = data[o + O_QTY]! - byLots;
+    data[o + O_QTY] = smi(remainingLots);
+    const level = data[o + O_LEVEL]!;
+    this.levels.total[level] = smi(this.levels.total[level]! - byLots);
+    out.push({ kind: 'reduced', orderId, byLots, remainingLots });
     return out;
   }
 
   /** Top of each side. */
   l1(): L1View {
-    return { bid: this.topView(this.bidLevels), ask: this.topView(this.askLevels) };
+    return { bid: topView(this.levels, this.bids), ask: topView(this.levels, this.asks) };
   }
 
   /** Every level (or the best `depth`), bids descending and asks ascending. */
   l2(depth = Infinity): L2View {
-    return { bids: this.sideL2(this.bidLevels, depth), asks: this.sideL2(this.askLevels, depth) };
+    return { bids: sideL2(this.levels, this.bids, depth), asks: sideL2(this.levels, this.asks, depth) };
   }
 
   /** Every level with each order's open quantity in queue order. */
   l3(depth = Infinity): L3View {
-    return { bids: this.sideL3(this.bidLevels, depth), asks: this.sideL3(this.askLevels, depth) };
+    return {
+      bids: sideL3(this.levels, this.bids, this.orders, depth),
+      asks: sideL3(this.levels, this.asks, this.orders, depth),
+    };
   }
 
   /** Total open lots resting on the book (both sides). */
   restingLots(): number {
-    let total = 0;
-    for (const level of this.bidLevels) total += level.totalLots;
-    for (const level of this.askLevels) total += level.totalLots;
-    return total;
+    return sideLots(this.levels, this.asks, sideLots(this.levels, this.bids, 0));
   }
 
   /** Hash of the full book content (levels, queue order, ids, owners, quantities). */
   stateHash(): string {
     const h = new Fnv1a64();
-    for (const [name, levels] of [['B', this.bidLevels], ['S', this.askLevels]] as const) {
-      h.update(name);
-      for (let i = levels.length - 1; i >= 0; i--) {
-        const level = levels[i]!;
-        h.update(`${level.priceTicks}:${level.totalLots}`);
-        for (let o = level.head; o !== null; o = o.next) h.update(`${o.orderId}/${o.ownerId}/${o.qtyLots}`);
-      }
-    }
+    hashSide(h, 'B', this.levels, this.bids, this.orders);
+    hashSide(h, 'S', this.levels, this.asks, this.orders);
     return h.hex();
+  }
+
+  private bestTicks(side: SideLevels): number | undefined {
+    return side.length === 0 ? undefined : this.levels.price[side.levels[side.length - 1]!];
   }
 
   private wouldCross(side: Side, priceTicks: number): boolean {
@@ -195,151 +174,126 @@ export class OrderBook {
   }
 
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
-  private match(cmd: PlaceCommand, out: BookEvent[]): number {
-    const isBuy = cmd.side === 'B';
-    const levels = isBuy ? this.askLevels : this.bidLevels;
-    const byPrice = isBuy ? this.askByPrice : this.bidByPrice;
-    const limit = cmd.priceTicks;
-    let remaining = cmd.qtyLots;
-
-    while (remaining > 0 && levels.length > 0) {
-      const level = levels[levels.length - 1]!;
-      if (isBuy ? level.priceTicks > limit : level.priceTicks < limit) break;
-
-      let maker = level.head;
-      while (maker !== null && remaining > 0) {
-        const next = maker.next;
-        if (maker.ownerId === cmd.ownerId && this.selfTrade === 'cancel-resting') {
-          this.removeFromLevel(maker);
-          out.push({ kind: 'canceled', orderId: maker.orderId, qtyLots: maker.qtyLots, reason: 'SELF_TRADE' });
-          maker = next;
-          continue;
-        }
-        const traded = maker.qtyLots < remaining ? maker.qtyLots : remaining;
-        maker.qtyLots -= traded;
-        level.totalLots -= traded;
-        remaining -= traded;
-        out.push({
-          kind: 'trade',
-          makerId: maker.orderId,
-          makerOwnerId: maker.ownerId,
-          takerId: cmd.orderId,
-          takerOwnerId: cmd.ownerId,
-          takerSide: cmd.side,
-          priceTicks: level.priceTicks,
-          qtyLots: traded,
-          makerRemainingLots: maker.qtyLots,
-          takerRemainingLots: remaining,
-        });
-        if (maker.qtyLots === 0) this.removeFromLevel(maker);
-        maker = next;
-      }
-      if (level.orderCount === 0) {
-        levels.pop();
-        byPrice.delete(level.priceTicks);
+  private match(takerId: number, takerOwnerId: number, takerSide: Side, limitTicks: number, qtyLots: number, out: BookEvent[]): number {
+    const side = takerSide === 'B' ? this.asks : this.bids;
+    // A level crosses when its key (price for bids, -price for asks) reaches this.
+    const crossKey = takerSide === 'B' ? -limitTicks : limitTicks;
+    let remaining = qtyLots;
+    while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
+      const level = side.levels[side.length - 1]!;
+      remaining = this.matchLevel(level, takerId, takerOwnerId, takerSide, remaining, out);
+      if (this.levels.count[level] === 0) {
+        side.pop();
+        this.freeLevel(level);
       }
     }
     return remaining;
   }
 
-  private rest(cmd: PlaceCommand, qtyLots: number): void {
-    const isBuy = cmd.side === 'B';
-    const byPrice = isBuy ? this.bidByPrice : this.askByPrice;
-    let level = byPrice.get(cmd.priceTicks);
-    if (level === undefined) {
-      level = { priceTicks: cmd.priceTicks, totalLots: 0, orderCount: 0, head: null, tail: null };
-      byPrice.set(cmd.priceTicks, level);
-      insertLevel(isBuy ? this.bidLevels : this.askLevels, level, isBuy);
+  /** Fills the taker against one level's queue, oldest first; returns the lots left unfilled. */
+  private matchLevel(level: number, takerId: number, takerOwnerId: number, takerSide: Side, qtyLots: number, out: BookEvent[]): number {
+    const levels = this.levels;
+    const orders = this.orders;
+    const data = orders.data; // matching never allocates, so `data` stays current
+    const priceTicks = levels.price[level]!;
+    const ring = levels.ring[level]!;
+    const mask = ring.length - 1;
+    let head = levels.head[level]!;
+    let queued = levels.queued[level]!;
+    let remaining = qtyLots;
+    // While the level has live orders one of them is in the ring; canceled entries before it
+    // are dropped on the way.
+    while (remaining > 0 && levels.count[level]! > 0) {
+      const maker = ring[head]!;
+      const makerLots = data[maker + O_QTY]!;
+      if (makerLots > 0 && !(this.cancelSelfTrades && data[maker + O_OWNER] === takerOwnerId)) {
+        const traded = makerLots < remaining ? makerLots : remaining;
+        const makerRemainingLots = makerLots - traded;
+        data[maker + O_QTY] = makerRemainingLots;
+        levels.total[level]! -= traded;
+        remaining -= traded;
+        out.push({
+          kind: 'trade',
+          makerId: data[maker + O_ID]!,
+          makerOwnerId: data[maker + O_OWNER]!,
+          takerId,
+          takerOwnerId,
+          takerSide,
+          priceTicks,
+          qtyLots: traded,
+          makerRemainingLots,
+          takerRemainingLots: remaining,
+        });
+        if (makerRemainingLots > 0) continue; // the taker is done; the maker stays at the head
+        this.ids.take(data[maker + O_ID]!);
+        levels.count[level]!--;
+      } else if (makerLots > 0) {
+        // Self-trade prevention: the resting order goes, untraded.
+        const orderId = data[maker + O_ID]!;
+        this.ids.take(orderId);
+        levels.count[level]!--;
+        levels.total[level]! -= makerLots;
+        out.push({ kind: 'canceled', orderId, qtyLots: makerLots, reason: 'SELF_TRADE' });
+      }
+      // The head entry is done with: filled, self-trade canceled, or canceled earlier.
+      head = (head + 1) & mask;
+      queued--;
+      orders.release(maker);
     }
-    const order: RestingOrder = {
-      orderId: cmd.orderId,
-      ownerId: cmd.ownerId,
-      side: cmd.side,
-      priceTicks: cmd.priceTicks,
-      qtyLots,
-      level,
-      prev: level.tail,
-      next: null,
-    };
-    if (level.tail === null) level.head = order;
-    else level.tail.next = order;
-    level.tail = order;
-    level.orderCount++;
-    level.totalLots += qtyLots;
-    this.orders.set(cmd.orderId, order);
+    levels.head[level] = head;
+    levels.queued[level] = queued;
+    return remaining;
   }
 
-  /** Unlinks an order from its queue and the id map; the level stays even when empty. */
-  private removeFromLevel(order: RestingOrder): void {
-    const level = order.level;
-    if (order.prev === null) level.head = order.next;
-    else order.prev.next = order.next;
-    if (order.next === null) level.tail = order.prev;
-    else order.next.prev = order.prev;
-    level.orderCount--;
-    level.totalLots -= order.qtyLots;
-    this.orders.delete(order.orderId);
-  }
-
-  /** Removes an order and, when it was the last one there, its level. */
-  private unlink(order: RestingOrder): void {
-    this.removeFromLevel(order);
-    const level = order.level;
-    if (level.orderCount > 0) return;
-    const isBuy = order.side === 'B';
-    const levels = isBuy ? this.bidLevels : this.askLevels;
-    (isBuy ? this.bidByPrice : this.askByPrice).delete(level.priceTicks);
-    // Levels near the touch are at the end: search from there.
-    const at = findLevelIndex(levels, level.priceTicks, isBuy);
-    levels.splice(at, 1);
-  }
-
-  private topView(levels: PriceLevel[]): LevelView | undefined {
-    const top = levels[levels.length - 1];
-    return top === undefined ? undefined : { priceTicks: top.priceTicks, qtyLots: top.totalLots };
-  }
-
-  private sideL2(levels: PriceLevel[], depth: number): LevelView[] {
-    const n = Math.min(levels.length, depth);
-    const view: LevelView[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const level = levels[levels.length - 1 - i]!;
-      view[i] = { priceTicks: level.priceTicks, qtyLots: level.totalLots };
+  private rest(orderId: number, ownerId: number, isBuy: boolean, priceTicks: number, qtyLots: number): void {
+    const side = isBuy ? this.bids : this.asks;
+    const key = isBuy ? priceTicks : -priceTicks;
+    const levels = this.levels;
+    let level = side.levelOf(key);
+    if (level === NONE) {
+      level = levels.allocate(priceTicks, !isBuy);
+      side.insert(key, level);
     }
-    return view;
+    const o = this.orders.allocate();
+    const data = this.orders.data;
+    // Stored as small integers where possible (see `smi`): these arrays must stay untagged.
+    data[o + O_QTY] = smi(qtyLots);
+    data[o + O_LEVEL] = level;
+    data[o + O_ID] = smi(orderId);
+    data[o + O_OWNER] = smi(ownerId);
+    levels.enqueue(level, o);
+    levels.count[level]!++;
+    levels.total[level] = smi(levels.total[level]! + qtyLots);
+    this.ids.add(orderId, o);
   }
 
-  private sideL3(levels: PriceLevel[], depth: number): L3LevelView[] {
-    const n = Math.min(levels.length, depth);
-    const view: L3LevelView[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const level = levels[levels.length - 1 - i]!;
-      const orders: { orderId: number; qtyLots: number }[] = [];
-      for (let o = level.head; o !== null; o = o.next) orders.push({ orderId: o.orderId, qtyLots: o.qtyLots });
-      view[i] = { priceTicks: level.priceTicks, qtyLots: level.totalLots, orders };
+  /**
+   * Takes a resting order (its id already out of the index) off its level: marks the record
+   * canceled (quantity 0) for the ring to drop later, and removes the level when it was the
+   * last order there, or compacts the ring when canceled entries outnumber live ones.
+   */
+  private retire(o: number, qtyLots: number): void {
+    const data = this.orders.data;
+    const levels = this.levels;
+    const level = data[o + O_LEVEL]!;
+    data[o + O_QTY] = 0;
+    levels.total[level]! -= qtyLots;
+    const live = --levels.count[level]!;
+    if (live === 0) {
+      const isAsk = levels.isAsk[level] === 1;
+      const priceTicks = levels.price[level]!;
+      (isAsk ? this.asks : this.bids).remove(isAsk ? -priceTicks : priceTicks);
+      this.freeLevel(level);
+    } else if (levels.queued[level]! > 2 * live + 16) {
+      levels.compact(level, data, this.releaseOrder);
     }
-    return view;
   }
-}
 
-/**
- * Index of the level with `priceTicks` in a side array (bids ascending, asks descending),
- * or of the slot where it would go.
- */
-function findLevelIndex(levels: PriceLevel[], priceTicks: number, ascending: boolean): number {
-  let lo = 0;
-  let hi = levels.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const p = levels[mid]!.priceTicks;
-    if (ascending ? p < priceTicks : p > priceTicks) lo = mid + 1;
-    else hi = mid;
+  private readonly releaseOrder = (o: number): void => this.orders.release(o);
+
+  /** Frees a level with no live orders left, with the canceled records still in its ring. */
+  private freeLevel(level: number): void {
+    this.levels.compact(level, this.orders.data, this.releaseOrder);
+    this.levels.release(level);
   }
-  return lo;
-}
-
-function insertLevel(levels: PriceLevel[], level: PriceLevel, ascending: boolean): void {
-  const at = findLevelIndex(levels, level.priceTicks, ascending);
-  if (at === levels.length) levels.push(level);
-  else levels.splice(at, 0, level);
 }

@@ -1,4 +1,5 @@
 import { NANOS_PER_SECOND, type TimeNs } from '../core/types.ts';
+import { EventHeap } from './event-heap.ts';
 
 /** A callback run by the clock at its scheduled time, with the argument given to schedule. */
 export type ClockCallback<T> = (arg: T) => void;
@@ -13,9 +14,15 @@ export interface ScheduledEvent {
   readonly seq: number;
 }
 
-interface Entry extends ScheduledEvent {
-  fn: ClockCallback<any> | null; // null once run or canceled
-  arg: unknown;
+/** The handle `schedule*` returns: its time and seq, plus where the clock keeps its callback. */
+class ClockEvent implements ScheduledEvent {
+  constructor(
+    readonly sec: number,
+    readonly nanos: number,
+    readonly seq: number,
+    /** Index into the clock's callback arrays while the event is pending. */
+    readonly slot: number,
+  ) {}
 }
 
 const NS_PER_S = 1_000_000_000;
@@ -28,9 +35,18 @@ const NS_PER_S = 1_000_000_000;
  * and a single float64 count of nanoseconds would lose exactness after 104 days. `nowNs`
  * offers the exact bigint view. Events run in (time, insertion order); the clock never goes
  * back, and scheduling before `now` is an error.
+ *
+ * Pending events live in an `EventHeap` (flat typed arrays, invisible to the garbage
+ * collector); each has a slot, under which `fns` / `args` hold its callback. Cancel is O(1): it
+ * clears the callback, and the heap drops the event when it reaches the top. A slot is reused
+ * only after its event has left the heap, and a handle matches its slot only while the slot
+ * still holds that handle's `seq`, so a stale handle can never cancel a later event.
  */
 export class SimClock {
-  private heap: Entry[] = [];
+  private readonly heap: EventHeap;
+  /** Callback of the pending event in each heap slot; null when free or canceled. */
+  private readonly fns: (ClockCallback<any> | null)[] = [];
+  private readonly args: unknown[] = [];
   private sec: number;
   private nanos: number;
   private nextSeq = 0;
@@ -40,6 +56,7 @@ export class SimClock {
     if (startNs < 0n) throw new RangeError('clock start must not be before the Unix epoch');
     this.sec = Number(startNs / NANOS_PER_SECOND);
     this.nanos = Number(startNs % NANOS_PER_SECOND);
+    this.heap = new EventHeap(this.sec);
   }
 
   /** Current time in exact nanoseconds since the epoch. */
@@ -65,8 +82,9 @@ export class SimClock {
   /** Time of the next live event, or undefined when idle. */
   nextEventNs(): TimeNs | undefined {
     this.dropCanceledTop();
-    const top = this.heap[0];
-    return top === undefined ? undefined : BigInt(top.sec) * NANOS_PER_SECOND + BigInt(top.nanos);
+    const heap = this.heap;
+    if (heap.size === 0) return undefined;
+    return BigInt(heap.topSec()) * NANOS_PER_SECOND + BigInt(heap.topNanos());
   }
 
   /** Schedules `fn(arg)` at an absolute time; throws if that time is in the past. */
@@ -84,22 +102,30 @@ export class SimClock {
     if (!(delayNs >= 0) || !Number.isSafeInteger(delayNs)) {
       throw new RangeError(`delay must be a non-negative integer number of nanoseconds, got ${delayNs}`);
     }
-    let nanos = this.nanos + delayNs;
     let sec = this.sec;
+    let nanos = this.nanos;
+    if (delayNs < NS_PER_S) {
+      nanos += delayNs;
+    } else {
+      // Split the delay first: nanos + delay could pass 2^53 and round. `%` on doubles is
+      // exact, and so is the division of the exact multiple that remains.
+      const delayNanos = delayNs % NS_PER_S;
+      sec += (delayNs - delayNanos) / NS_PER_S;
+      nanos += delayNanos;
+    }
     if (nanos >= NS_PER_S) {
-      const carry = Math.floor(nanos / NS_PER_S);
-      sec += carry;
-      nanos -= carry * NS_PER_S;
+      sec += 1;
+      nanos -= NS_PER_S;
     }
     return this.push(sec, nanos, fn, arg);
   }
 
   /** Cancels a scheduled event. Returns false when it already ran or was canceled. */
   cancel(event: ScheduledEvent): boolean {
-    const entry = event as Entry;
-    if (entry.fn === null) return false;
-    entry.fn = null;
-    entry.arg = undefined;
+    const slot = (event as ClockEvent).slot;
+    if (!this.heap.holds(slot, event.seq) || this.fns[slot] === null) return false;
+    this.fns[slot] = null;
+    this.args[slot] = undefined;
     this.live--;
     return true;
   }
@@ -107,9 +133,8 @@ export class SimClock {
   /** Runs the next event, moving time to it. Returns false when there was none. */
   step(): boolean {
     this.dropCanceledTop();
-    const entry = this.pop();
-    if (entry === undefined) return false;
-    this.run(entry);
+    if (this.heap.size === 0) return false;
+    this.runTop();
     return true;
   }
 
@@ -125,13 +150,10 @@ export class SimClock {
     }
     let ran = 0;
     const heap = this.heap;
-    while (heap.length > 0) {
-      const top = heap[0]!;
-      if (top.sec > untilSec || (top.sec === untilSec && top.nanos > untilNanos)) break;
-      this.pop();
-      if (top.fn === null) continue;
-      this.run(top);
-      ran++;
+    while (heap.size > 0) {
+      const topSec = heap.topSec();
+      if (topSec > untilSec || (topSec === untilSec && heap.topNanos() > untilNanos)) break;
+      if (this.runTop()) ran++;
     }
     this.sec = untilSec;
     this.nanos = untilNanos;
@@ -142,75 +164,50 @@ export class SimClock {
   runUntilIdle(): number {
     let ran = 0;
     const heap = this.heap;
-    while (heap.length > 0) {
-      const entry = this.pop()!;
-      if (entry.fn === null) continue;
-      this.run(entry);
-      ran++;
-    }
+    while (heap.size > 0) if (this.runTop()) ran++;
     return ran;
   }
 
-  private run(entry: Entry): void {
-    const fn = entry.fn!;
-    const arg = entry.arg;
-    entry.fn = null;
-    entry.arg = undefined;
+  /**
+   * Takes the earliest event off the heap and, unless it was canceled, moves time to it and
+   * runs it. Returns whether it ran. Its slot is freed before the callback runs, so the
+   * callback's own handle already reads as run, as it did when entries were objects.
+   */
+  private runTop(): boolean {
+    const heap = this.heap;
+    const slot = heap.topSlot();
+    const fn = this.fns[slot] as ClockCallback<any> | null;
+    if (fn === null) {
+      heap.pop();
+      return false;
+    }
+    const arg = this.args[slot];
+    this.fns[slot] = null;
+    this.args[slot] = undefined;
     this.live--;
-    this.sec = entry.sec;
-    this.nanos = entry.nanos;
+    this.sec = heap.topSec();
+    this.nanos = heap.topNanos();
+    heap.pop();
     fn(arg);
+    return true;
   }
 
   private dropCanceledTop(): void {
     const heap = this.heap;
-    while (heap.length > 0 && heap[0]!.fn === null) this.pop();
+    while (heap.size > 0 && this.fns[heap.topSlot()] === null) heap.pop();
   }
 
   private push(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): ScheduledEvent {
-    const entry: Entry = { sec, nanos, seq: this.nextSeq++, fn, arg };
+    const seq = this.nextSeq++;
+    const slot = this.heap.push(sec, nanos, seq);
+    if (slot === this.fns.length) {
+      this.fns.push(fn);
+      this.args.push(arg);
+    } else {
+      this.fns[slot] = fn;
+      this.args[slot] = arg;
+    }
     this.live++;
-    const heap = this.heap;
-    // Sift up, moving parents down into the hole.
-    let i = heap.length;
-    heap.push(entry);
-    while (i > 0) {
-      const parentIndex = (i - 1) >> 1;
-      const parent = heap[parentIndex]!;
-      if (!isBefore(entry, parent)) break;
-      heap[i] = parent;
-      i = parentIndex;
-    }
-    heap[i] = entry;
-    return entry;
+    return new ClockEvent(sec, nanos, seq, slot);
   }
-
-  private pop(): Entry | undefined {
-    const heap = this.heap;
-    const top = heap[0];
-    if (top === undefined) return undefined;
-    const last = heap.pop()!;
-    const n = heap.length;
-    if (n > 0) {
-      // Sift the last entry down from the root.
-      let i = 0;
-      for (;;) {
-        let child = 2 * i + 1;
-        if (child >= n) break;
-        const right = child + 1;
-        if (right < n && isBefore(heap[right]!, heap[child]!)) child = right;
-        if (!isBefore(heap[child]!, last)) break;
-        heap[i] = heap[child]!;
-        i = child;
-      }
-      heap[i] = last;
-    }
-    return top;
-  }
-}
-
-function isBefore(a: ScheduledEvent, b: ScheduledEvent): boolean {
-  if (a.sec !== b.sec) return a.sec < b.sec;
-  if (a.nanos !== b.nanos) return a.nanos < b.nanos;
-  return a.seq < b.seq;
 }

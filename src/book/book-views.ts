@@ -1,0 +1,76 @@
+/**
+ * Read-only views of the book's storage: L1/L2/L3 and the state hash. Kept apart from the
+ * matching code, which is the part that has to be fast; these build plain objects for callers.
+ */
+import type { Fnv1a64 } from '../core/hash.ts';
+import type { L3LevelView, LevelView } from './events.ts';
+import { O_ID, O_OWNER, O_QTY, type OrderSlots } from './order-slots.ts';
+import type { LevelSlots } from './price-levels.ts';
+import type { SideLevels } from './side-levels.ts';
+
+/** Best level of a side, or undefined when the side is empty. */
+export function topView(levels: LevelSlots, side: SideLevels): LevelView | undefined {
+  if (side.length === 0) return undefined;
+  const level = side.levels[side.length - 1]!;
+  return { priceTicks: levels.price[level]!, qtyLots: levels.total[level]! };
+}
+
+/** The best `depth` levels of a side (all when `depth` is Infinity), best first. */
+export function sideL2(levels: LevelSlots, side: SideLevels, depth: number): LevelView[] {
+  const n = Math.min(side.length, depth);
+  const view: LevelView[] = new Array(n);
+  const { price, total } = levels;
+  const sideLevels = side.levels;
+  for (let i = 0, at = side.length - 1; i < n; i++, at--) {
+    const level = sideLevels[at]!;
+    view[i] = { priceTicks: price[level]!, qtyLots: total[level]! };
+  }
+  return view;
+}
+
+/** Like `sideL2`, with each level's orders in queue order. */
+export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots, depth: number): L3LevelView[] {
+  const n = Math.min(side.length, depth);
+  const view: L3LevelView[] = new Array(n);
+  const { price, total } = levels;
+  const data = orders.data;
+  for (let i = 0; i < n; i++) {
+    const level = side.levels[side.length - 1 - i]!;
+    const queue: { orderId: number; qtyLots: number }[] = [];
+    forEachLive(levels, level, data, (o) => queue.push({ orderId: data[o + O_ID]!, qtyLots: data[o + O_QTY]! }));
+    view[i] = { priceTicks: price[level]!, qtyLots: total[level]!, orders: queue };
+  }
+  return view;
+}
+
+/** Feeds a side's levels, best first, and each level's queue into `h` (the `stateHash` format). */
+export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: SideLevels, orders: OrderSlots): void {
+  const { price, total } = levels;
+  const data = orders.data;
+  h.update(name);
+  for (let i = side.length - 1; i >= 0; i--) {
+    const level = side.levels[i]!;
+    h.update(`${price[level]!}:${total[level]!}`);
+    forEachLive(levels, level, data, (o) => h.update(`${data[o + O_ID]!}/${data[o + O_OWNER]!}/${data[o + O_QTY]!}`));
+  }
+}
+
+/** Sum of the open lots of a side's levels, worst level first (the order of the sum matters
+ * only beyond 2^53 lots, but it is kept for identical results). */
+export function sideLots(levels: LevelSlots, side: SideLevels, sum: number): number {
+  const total = levels.total;
+  for (let i = 0; i < side.length; i++) sum += total[side.levels[i]!]!;
+  return sum;
+}
+
+/** Calls `fn` with each live order of a level (canceled entries skipped), oldest first. */
+function forEachLive(levels: LevelSlots, level: number, data: readonly number[], fn: (o: number) => void): void {
+  const ring = levels.ring[level]!;
+  const mask = ring.length - 1;
+  const start = levels.head[level]!;
+  const n = levels.queued[level]!;
+  for (let k = 0; k < n; k++) {
+    const o = ring[(start + k) & mask]!;
+    if (data[o + O_QTY] !== 0) fn(o);
+  }
+}

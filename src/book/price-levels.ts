@@ -1,0 +1,117 @@
+/**
+ * Price level records, shared by both sides, each with the FIFO queue of its orders.
+ *
+ * Why a ring of order references per level and not a linked list through the orders: a
+ * doubly linked list makes a cancel write to both neighbours, two more random places in
+ * memory, and makes matching chase one pointer at a time. Here a cancel only marks its order
+ * record (quantity 0) and leaves the reference in the ring; matching skips such entries when
+ * it reaches them and frees their records, and a level whose ring holds more canceled entries
+ * than live ones is compacted, so memory stays within a small factor of the live orders and
+ * cancel stays O(1) amortized. Matching reads references that sit side by side, so the
+ * processor can fetch several order records at once.
+ *
+ * `price` and `total` are number arrays, not Float64Arrays, because they flow into events and
+ * views (see `OrderSlots` for why that matters).
+ */
+import { NONE, O_QTY, growI32, growNumbers, smi, zeros } from './order-slots.ts';
+
+const INITIAL_LEVELS = 256;
+const INITIAL_RING = 8;
+
+/** Level records. Fields are public for the book's hot loops. */
+export class LevelSlots {
+  /** Price, ticks. */
+  readonly price = zeros(INITIAL_LEVELS);
+  /** Open lots of the live orders at the level. */
+  readonly total = zeros(INITIAL_LEVELS);
+  /** Number of live orders at the level. */
+  count = new Int32Array(INITIAL_LEVELS);
+  /** 1 for an ask level, 0 for a bid level. */
+  isAsk = new Uint8Array(INITIAL_LEVELS);
+  /** Per level, a ring (power-of-two length) of order references, oldest first. */
+  readonly ring: Int32Array[] = [];
+  /** Position of the oldest entry in the level's ring; the free list for free level slots. */
+  head = new Int32Array(INITIAL_LEVELS);
+  /** Entries in the level's ring, live and canceled. */
+  queued = new Int32Array(INITIAL_LEVELS);
+
+  private highWater = 0;
+  private freeHead = NONE;
+
+  /** An empty level at `priceTicks`; may grow the arrays. */
+  allocate(priceTicks: number, isAsk: boolean): number {
+    let slot = this.freeHead;
+    if (slot !== NONE) {
+      this.freeHead = this.head[slot]!;
+    } else {
+      if (this.highWater === this.count.length) this.grow();
+      slot = this.highWater++;
+      this.ring.push(new Int32Array(INITIAL_RING));
+    }
+    this.price[slot] = smi(priceTicks);
+    this.total[slot] = 0;
+    this.count[slot] = 0;
+    this.isAsk[slot] = isAsk ? 1 : 0;
+    this.head[slot] = 0;
+    this.queued[slot] = 0;
+    return slot;
+  }
+
+  /** Returns a level slot, whose ring the caller has emptied, to the free list. */
+  release(slot: number): void {
+    this.head[slot] = this.freeHead;
+    this.freeHead = slot;
+  }
+
+  /** Appends an order reference to the level's queue. */
+  enqueue(level: number, o: number): void {
+    let ring = this.ring[level]!;
+    const n = this.queued[level]!;
+    if (n === ring.length) ring = this.regrow(level, ring.length * 2);
+    ring[(this.head[level]! + n) & (ring.length - 1)] = o;
+    this.queued[level] = n + 1;
+  }
+
+  /**
+   * Rewrites the level's queue without its canceled entries (quantity 0 in `data`), calling
+   * `free` for each of them, in queue order.
+   */
+  compact(level: number, data: readonly number[], free: (o: number) => void): void {
+    const ring = this.ring[level]!;
+    const mask = ring.length - 1;
+    const start = this.head[level]!;
+    const n = this.queued[level]!;
+    let kept = 0;
+    // Live entries move towards the head, never past an entry not yet read, so one pass in
+    // place suffices.
+    for (let k = 0; k < n; k++) {
+      const o = ring[(start + k) & mask]!;
+      if (data[o + O_QTY] === 0) free(o);
+      else ring[(start + kept++) & mask] = o;
+    }
+    this.queued[level] = kept;
+  }
+
+  private regrow(level: number, capacity: number): Int32Array {
+    const old = this.ring[level]!;
+    const ring = new Int32Array(capacity);
+    const start = this.head[level]!;
+    const n = this.queued[level]!;
+    for (let k = 0; k < n; k++) ring[k] = old[(start + k) & (old.length - 1)]!;
+    this.ring[level] = ring;
+    this.head[level] = 0;
+    return ring;
+  }
+
+  private grow(): void {
+    const capacity = this.count.length * 2;
+    growNumbers(this.price, capacity);
+    growNumbers(this.total, capacity);
+    this.count = growI32(this.count, capacity);
+    this.head = growI32(this.head, capacity);
+    this.queued = growI32(this.queued, capacity);
+    const isAsk = new Uint8Array(capacity);
+    isAsk.set(this.isAsk);
+    this.isAsk = isAsk;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * One side's price levels in price order, for the touch in O(1) and ordered views.
+ */
+import { NONE, growF64, growI32 } from './order-slots.ts';
+
+/** Size of each side's price → level cache; prices this close to each other never collide. */
+const CACHE_SIZE = 4096;
+
+/**
+ * One side's levels ordered by `key`, ascending, best last. The key is the price for bids and
+ * minus the price for asks, so "better" is "greater" on both sides and one code path serves
+ * both. Keys are distinct integers.
+ *
+ * Finding the level of a price is the commonest lookup (every order that rests), so a small
+ * direct-mapped cache (key modulo 4096 → level) answers it without a search while the prices
+ * in use span fewer than 4096 ticks; other prices fall back to the search.
+ */
+export class SideLevels {
+  /** Sort key of each level (price for bids, -price for asks), ascending. */
+  keys = new Float64Array(64);
+  /** Level slot at each position, parallel to `keys`. */
+  levels = new Int32Array(64);
+  /** Number of levels; the best is at `length - 1`. */
+  length = 0;
+  private readonly cachedKey = new Float64Array(CACHE_SIZE);
+  private readonly cachedLevel = new Int32Array(CACHE_SIZE).fill(NONE);
+
+  /** Level slot with `key`, or NONE. */
+  levelOf(key: number): number {
+    const bucket = key & (CACHE_SIZE - 1);
+    const cached = this.cachedLevel[bucket]!;
+    if (cached !== NONE && this.cachedKey[bucket] === key) return cached;
+    const at = this.indexOf(key);
+    if (at < 0) return NONE;
+    const level = this.levels[at]!;
+    this.cachedKey[bucket] = key;
+    this.cachedLevel[bucket] = level;
+    return level;
+  }
+
+  /** Position of the level with `key`, or `-(insertion point) - 1` when there is none. */
+  indexOf(key: number): number {
+    const keys = this.keys;
+    const n = this.length;
+    if (n === 0) return -1;
+    const best = keys[n - 1]!;
+    if (key >= best) return key === best ? n - 1 : -n - 1;
+    // Keys are distinct integers, so the level sits at least `best - key` places below the
+    // top; when the levels in between are contiguous ticks it sits exactly there.
+    let lo = n - 1 - (best - key);
+    if (lo >= 0 && keys[lo] === key) return lo;
+    if (lo < 0) lo = 0;
+    let hi = n - 1; // keys[hi] > key
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return keys[lo] === key ? lo : -lo - 1;
+  }
+
+  /** Adds a level with a key not yet present, shifting the better levels up. */
+  insert(key: number, level: number): void {
+    const at = -this.indexOf(key) - 1;
+    if (this.length === this.keys.length) {
+      this.keys = growF64(this.keys, this.length * 2);
+      this.levels = growI32(this.levels, this.length * 2);
+    }
+    const n = this.length;
+    if (at < n) {
+      this.keys.copyWithin(at + 1, at, n);
+      this.levels.copyWithin(at + 1, at, n);
+    }
+    this.keys[at] = key;
+    this.levels[at] = level;
+    this.length = n + 1;
+    const bucket = key & (CACHE_SIZE - 1);
+    this.cachedKey[bucket] = key;
+    this.cachedLevel[bucket] = level;
+  }
+
+  /** Removes the level with `key`, which must be present. */
+  remove(key: number): void {
+    const at = this.indexOf(key);
+    const n = this.length - 1;
+    if (at < n) {
+      this.keys.copyWithin(at, at + 1, n + 1);
+      this.levels.copyWithin(at, at + 1, n + 1);
+    }
+    this.length = n;
+    this.forget(key);
+  }
+
+  /** Removes the best level. */
+  pop(): void {
+    this.length--;
+    this.forget(this.keys[this.length]!);
+  }
+
+  private forget(key: number): void {
+    const bucket = key & (CACHE_SIZE - 1);
+    if (this.cachedKey[bucket] === key) this.cachedLevel[bucket] = NONE;
+  }
+}
