@@ -65,4 +65,6 @@ export interface VenueListener {
   markRecorded?(market: Market): void;
   fundingSettled?(market: Market): void;
   instrumentStateChanged?(market: Market): void;
+  /** The index price of `market` was set (`Venue.setIndexPrice`), after the mark was refreshed. */
+  indexChanged?(market: Market): void;
 }

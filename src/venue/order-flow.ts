@@ -88,7 +88,7 @@ export class OrderFlow {
   private check(account: Account, market: Market, order: Order): readonly [RejectReason, string] | undefined {
     const inst = market.instrument;
     if (market.state !== 'OPEN') return ['EXCHANGE_CLOSED', `${inst.symbol} is ${market.state}`];
-    if (order.qtyLots <= 0 || order.qtyLots % inst.minimumTradeQuantity !== 0) {
+    if (!Number.isSafeInteger(order.qtyLots) || order.qtyLots <= 0 || order.qtyLots % inst.minimumTradeQuantity !== 0) {
       return ['INCORRECT_QUANTITY', `quantity must be a positive multiple of ${inst.minimumTradeQuantity}`];
     }
     if (Number.isNaN(order.priceTicks) || order.priceTicks <= 0) {

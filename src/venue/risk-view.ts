@@ -137,24 +137,28 @@ function positionView(p: AccountPosition): PositionView {
 export function apiRiskSnapshot(account: Account, sec: number, nanos: number): ApiRiskSnapshot {
   const t = riskTotals(account);
   const perSymbol: Record<string, SymbolRiskView> = {};
-  for (const p of account.positionList) {
-    const inst = p.market.instrument;
+  // Every market with a position, then every other market with open orders (oldest first).
+  const markets = account.positionList.map((p) => p.market);
+  for (const o of account.openOrders.values()) if (o.market !== undefined && !markets.includes(o.market)) markets.push(o.market);
+  for (const market of markets) {
+    const inst = market.instrument;
+    const p = account.findPosition(market);
     let openOrders = 0;
     let openIm = 0n;
     for (const o of account.openOrders.values()) {
-      if (o.market !== p.market) continue;
+      if (o.market !== market) continue;
       openOrders++;
       openIm += o.reservedIm;
     }
-    const net = p.position.netLots;
+    const net = p?.position.netLots ?? 0;
     perSymbol[inst.symbol] = {
       net_quantity: String(net),
-      mark_price: inst.tick.toPrice(p.market.markTicks),
-      average_entry_price: net === 0 ? '0' : inst.tick.formatRatioPrice(p.position.openCostTicks, BigInt(Math.abs(net))),
-      unrealized_pnl: formatMoney(p.unrealized()),
-      realized_pnl: formatMoney(p.realized),
-      initial_margin: formatMoney(p.margin(inst.initialMarginPct)),
-      maintenance_margin: formatMoney(p.margin(inst.maintenanceMarginPct)),
+      mark_price: inst.tick.toPrice(market.markTicks),
+      average_entry_price: net === 0 ? '0' : inst.tick.formatRatioPrice(p!.position.openCostTicks, BigInt(Math.abs(net))),
+      unrealized_pnl: formatMoney(p?.unrealized() ?? 0n),
+      realized_pnl: formatMoney(p?.realized ?? 0n),
+      initial_margin: formatMoney(p?.margin(inst.initialMarginPct) ?? 0n),
+      maintenance_margin: formatMoney(p?.margin(inst.maintenanceMarginPct) ?? 0n),
       open_orders: openOrders,
       initial_margin_required_for_open_orders: formatMoney(openIm),
     };

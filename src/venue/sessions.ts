@@ -57,6 +57,7 @@ export class Sessions {
     const next = nextHoursTransition(hours, this.s.clock.nowSec);
     if (next === undefined) return;
     this.s.clock.scheduleAt(BigInt(next.atSec) * 1_000_000_000n, () => {
+      if (market.state === 'DELISTED') return; // delisting is final: trading hours no longer apply
       this.s.exclusive(() => this.setState(market, next.state, true));
       this.scheduleNextHoursTransition(market, hours);
     });

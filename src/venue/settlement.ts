@@ -24,7 +24,11 @@ export class Settlement {
   }
 
   recordMark(market: Market): void {
-    market.markHistory.push({ sec: this.s.clock.nowSec, nanos: this.s.clock.nowNanos, markTicks: market.markTicks });
+    const { nowSec: sec, nowNanos: nanos } = this.s.clock;
+    const last = market.markHistory[market.markHistory.length - 1];
+    // The minute cadence and a funding can fall on one instant: keep one record per instant.
+    if (last !== undefined && last.sec === sec && last.nanos === nanos) last.markTicks = market.markTicks;
+    else market.markHistory.push({ sec, nanos, markTicks: market.markTicks });
     this.s.announce('markRecorded', market);
   }
 

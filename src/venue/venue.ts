@@ -122,9 +122,11 @@ export class Venue {
     const liqEvery = BigInt(this.config.liquidationCheckIntervalSec ?? 1) * NS_PER_S;
     this.every(markEvery, () => this.settlement.recordMarks());
     this.every(liqEvery, () => this.settlement.checkLiquidations());
-    this.every(86_400n * NS_PER_S, () => {
+    // Stats sessions are UTC days: roll at every 00:00 UTC, not every 24 h from the start.
+    const day = 86_400n * NS_PER_S;
+    this.every(day, () => {
       for (const m of this.s.markets) m.stats.rollTo(this.clock.nowSec);
-    });
+    }, (this.clock.nowNs / day + 1n) * day);
     for (const market of this.s.markets) this.settlement.scheduleFunding(market);
   }
 
@@ -197,6 +199,7 @@ export class Venue {
     this.s.exclusive(() => {
       market.indexTicks = indexTicks;
       market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
+      this.s.announce('indexChanged', market);
     });
   }
 
@@ -331,12 +334,13 @@ export class Venue {
     return market;
   }
 
-  private every(intervalNs: bigint, fn: () => void): void {
+  /** Runs `fn` every `intervalNs`, first at `firstNs` (default: one interval from now). */
+  private every(intervalNs: bigint, fn: () => void, firstNs = this.clock.nowNs + intervalNs): void {
     const tick = () => {
       this.s.exclusive(fn);
       this.clock.scheduleAt(this.clock.nowNs + intervalNs, tick);
     };
-    this.clock.scheduleAt(this.clock.nowNs + intervalNs, tick);
+    this.clock.scheduleAt(firstNs, tick);
   }
 }
 

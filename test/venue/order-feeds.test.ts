@@ -179,6 +179,36 @@ describe('order feeds', () => {
     expect(lastFeed(feeds, alice)).toMatchObject({ t: 'e', oid: ask.id, r: 'UNKNOWN_ORDER' });
   });
 
+  it('lets a user trade with their own order by default', () => {
+    const { venue, feeds, user } = makeVenue();
+    const alice = user('alice');
+    place(venue, alice, 'S', '50000', 1);
+    place(venue, alice, 'B', '50000', 1);
+    expect(feeds.typesOf(alice)).toBe('n,n,f,f');
+    expect(feeds.trades).toHaveLength(1);
+    expect(alice.findPosition(venue.markets[0]!)!.position.netLots).toBe(0);
+  });
+
+  it('cancels the user’s own resting order with xr SELF_TRADE when self-trade prevention is on', () => {
+    const { venue, feeds, btc, user } = makeVenue({ instruments: [btcConfig({ selfTradePrevention: true })] });
+    const alice = user('alice');
+    const bob = user('bob');
+    const own = place(venue, alice, 'S', '50000', 2);
+    place(venue, bob, 'S', '50005', 1);
+    feeds.clear();
+
+    const buy = place(venue, alice, 'B', '50005', 3);
+
+    expect(feeds.typesOf(alice)).toBe('n,c,p');
+    const [, cancel, fill] = feeds.of(alice);
+    expect(cancel).toMatchObject({ xr: 'SELF_TRADE', o: { oid: own.id, o: 'CANCELED', rq: 0 } });
+    expect(fill!.xs).toMatchObject({ q: 1, p: '50005', agg: true });
+    expect(feeds.typesOf(bob)).toBe('f');
+    expect(venue.openOrders(alice).map((o) => [o.id, o.state, o.qtyLots - o.filledLots])).toEqual([[buy.id, 'PARTIALLY_FILLED', 2]]);
+    expect(btc.book.bestAskTicks()).toBeUndefined();
+    expect(btc.book.bestBidTicks()).toBe(100_010);
+  });
+
   it('ends resting orders with Done for Day when trading hours close, and reopens the next morning', () => {
     // Monday 2024-01-01, session 08:00–16:00 UTC; start at 09:00.
     const { venue, clock, feeds, btc, user } = makeVenue({
