@@ -67,6 +67,8 @@ export class UserDirectory {
     }
     const salt = randomBytes(16);
     const passwordHash = await scrypt(password, salt, KEY_LEN, this.scryptOptions);
+    // Another addUser for the same name may have finished while this one was hashing.
+    if (this.users.has(username)) throw new RangeError(`user ${username} already exists`);
     this.users.set(username, { username, salt, passwordHash, totpSecret: secret });
   }
 

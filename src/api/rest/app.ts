@@ -1,0 +1,82 @@
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import type { Exchange } from '../exchange.ts';
+import { registerAdminRoutes } from './admin-routes.ts';
+import { registerApiRoutes } from './api-routes.ts';
+import { registerAuthRoutes } from './auth-routes.ts';
+import { HttpError, RequestValidationError } from './errors.ts';
+import { registerMarketRoutes } from './market-routes.ts';
+import { registerOrderRoutes } from './order-routes.ts';
+import { registerRiskRoutes } from './risk-routes.ts';
+
+/** Largest request body accepted; every documented body is far smaller. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+/** Which halves of the wire an app serves (the server may put them on two ports). */
+export interface RestParts {
+  /** {base_url}: /auth, /orders, /settlement, /candle, /risk_manager, and /admin. */
+  base?: boolean;
+  /** {app_url}: /api/risk-snapshot and /api/api-keys. */
+  app?: boolean;
+}
+
+/**
+ * The REST side of the exchange wire: the interface document's endpoints with its paths,
+ * bodies and keys, FastAPI-shaped errors (422 lists every failing field; 401/403/404/405/409/413
+ * carry `{"detail": "…"}`; an unexpected failure is a bare 500, never a stack trace), plus the
+ * admin API. Every handler brings sim time up to date (`exchange.sync()`) before answering.
+ */
+export function createRestApp(exchange: Exchange, parts: RestParts = { base: true, app: true }): Hono {
+  const app = new Hono();
+  app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ detail: 'Request body too large' }, 413) }));
+  if (parts.base) {
+    registerAuthRoutes(app, exchange);
+    registerOrderRoutes(app, exchange);
+    registerMarketRoutes(app, exchange);
+    registerRiskRoutes(app, exchange);
+    registerAdminRoutes(app, exchange);
+  }
+  if (parts.app) registerApiRoutes(app, exchange);
+
+  const allowedMethods = methodIndex(app);
+  app.notFound((c) => {
+    const allowed = allowedMethods(c.req.path);
+    if (allowed.length > 0) return c.json({ detail: 'Method Not Allowed' }, 405, { Allow: allowed.join(', ') });
+    return c.json({ detail: 'Not Found' }, 404);
+  });
+  app.onError(errorResponse);
+  return app;
+}
+
+/** Maps anything a handler throws to a response; unknown errors are logged, not shown. */
+function errorResponse(err: Error, c: Context): Response {
+  if (err instanceof RequestValidationError) return c.json({ detail: err.issues }, 422);
+  if (err instanceof HttpError) return c.json({ detail: err.detail }, err.status, err.headers);
+  if (err instanceof HTTPException && err.status < 500) return c.json({ detail: err.message || 'Bad Request' }, err.status);
+  console.error('perpsim REST: unexpected error', err);
+  return c.json({ detail: 'Internal Server Error' }, 500);
+}
+
+/**
+ * The methods registered for a path, so a known path with the wrong method is a 405 (with
+ * `Allow`, as Starlette answers) instead of Hono's 404. Built lazily from the app's routes.
+ */
+function methodIndex(app: Hono): (path: string) => string[] {
+  let routes: { regex: RegExp; method: string }[] | undefined;
+  return (path) => {
+    routes ??= app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({
+        method: r.method,
+        regex: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\*]/g, '\\$&').replace(/:[A-Za-z_]\w*/g, '[^/]+')}$`),
+      }));
+    const methods = new Set<string>();
+    for (const r of routes) {
+      if (!r.regex.test(path)) continue;
+      methods.add(r.method);
+      if (r.method === 'GET') methods.add('HEAD');
+    }
+    return [...methods];
+  };
+}

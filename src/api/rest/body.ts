@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import { HttpError, RequestValidationError } from './errors.ts';
+import { parsePythonJson, TooDeepError } from './py-json.ts';
+
+const PARSE_FAILURE = 'There was an error parsing the body';
+
+/**
+ * True when FastAPI would decode the body as JSON: no Content-Type, `application/json` or
+ * `application/*+json`. `text/plain` is also read as JSON, a cheap leniency for clients that
+ * post a JSON string with `fetch` and no header (FastAPI would answer 422).
+ */
+function readsAsJson(contentType: string | undefined): boolean {
+  if (contentType === undefined || contentType.trim() === '') return true;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json')) || type === 'text/plain';
+}
+
+/**
+ * The request body as FastAPI sees it: `undefined` when empty (→ "Field required" at
+ * `["body"]`), the parsed JSON value, or the raw text for a non-JSON content type (which then
+ * fails as "not a dictionary"). Invalid JSON is a 422 `json_invalid` at Python's position;
+ * bytes that are not UTF-8 are a 400, as in FastAPI.
+ */
+export async function readBody(c: Context): Promise<unknown> {
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes); // also drops a BOM, as Python does
+  } catch {
+    throw new HttpError(400, PARSE_FAILURE);
+  }
+  if (!readsAsJson(c.req.header('content-type'))) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    // JSON.parse says neither where nor why in Python's terms: re-scan to find out.
+  }
+  let result: ReturnType<typeof parsePythonJson>;
+  try {
+    result = parsePythonJson(text);
+  } catch (e) {
+    if (e instanceof TooDeepError) throw new HttpError(400, PARSE_FAILURE);
+    throw e;
+  }
+  if (result.ok) return result.value; // NaN / Infinity: valid for Python, not for JSON.parse
+  throw new RequestValidationError([{ type: 'json_invalid', loc: ['body', result.pos], msg: 'JSON decode error', input: {}, ctx: { error: result.msg } }]);
+}
