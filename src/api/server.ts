@@ -1,0 +1,136 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { Exchange } from './exchange.ts';
+import { createRestApp } from './rest/app.ts';
+import { MarketDataGateway } from './ws/market-data.ts';
+import { OrderGateway } from './ws/order-gateway.ts';
+import type { SocketEndpoint } from './ws/socket-server.ts';
+
+/** Options of {@link startServer}. */
+export interface ServerOptions {
+  /** Interface to bind; default 127.0.0.1. */
+  host?: string;
+  /** Port of the REST endpoints and both websockets; default 8080, 0 picks a free port. */
+  port?: number;
+  /** When given, the /api endpoints ({app_url}) are served on this second port instead (0 picks). */
+  appPort?: number;
+  /** Wall milliseconds between heartbeats on both websockets; default 2000. */
+  heartbeatMs?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** {base_url}: REST endpoints, e.g. http://127.0.0.1:8080. */
+  url: string;
+  /** Websocket base: the order socket is `${wsUrl}/orders`, market data `${wsUrl}/md/ws`. */
+  wsUrl: string;
+  /** {app_url}: the /api endpoints (same as url unless appPort was given). */
+  appUrl: string;
+  /** The port actually bound by the main server. */
+  port: number;
+  /** Stops the clock driver, closes every socket and both servers, clears all timers. */
+  close(): Promise<void>;
+}
+
+/** Websocket paths (anything else is refused with 404 before the handshake). */
+const ORDER_PATH = '/orders';
+const MARKET_DATA_PATH = '/md/ws';
+
+/**
+ * Serves an exchange over HTTP: the REST app (hono on @hono/node-server), the order websocket
+ * at /orders and the market-data websocket at /md/ws, on one port — plus, with `appPort`, the
+ * /api endpoints on a second one. Starts the exchange's clock driver.
+ */
+export async function startServer(exchange: Exchange, options: ServerOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const heartbeatMs = options.heartbeatMs ?? 2000;
+  const split = options.appPort !== undefined;
+  const orders = new OrderGateway(exchange, { heartbeatMs });
+  const marketData = new MarketDataGateway(exchange, { heartbeatMs });
+  const endpoints: Record<string, SocketEndpoint> = { [ORDER_PATH]: orders, [MARKET_DATA_PATH]: marketData };
+
+  const main = httpServer(split ? createRestApp(exchange, { base: true, app: false }) : createRestApp(exchange));
+  main.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const endpoint = endpoints[pathOf(req)];
+    if (endpoint === undefined) refuseUpgrade(socket);
+    else endpoint.handleUpgrade(req, socket, head);
+  });
+  const servers = [main];
+  if (split) {
+    const app = httpServer(createRestApp(exchange, { base: false, app: true }));
+    app.on('upgrade', (_req: IncomingMessage, socket: Duplex) => refuseUpgrade(socket));
+    servers.push(app);
+  }
+
+  const closeAll = async (): Promise<void> => {
+    exchange.driver.stop();
+    await Promise.all([orders.close(), marketData.close()]);
+    await Promise.all(servers.map(closeHttp));
+  };
+  let port: number;
+  let appPort: number;
+  try {
+    port = await listen(main, options.port ?? 8080, host);
+    appPort = split ? await listen(servers[1]!, options.appPort!, host) : port;
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  exchange.driver.start();
+
+  const urlHost = hostForUrl(host);
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    wsUrl: `ws://${urlHost}:${port}`,
+    appUrl: `http://${urlHost}:${appPort}`,
+    port,
+    close: () => (closing ??= closeAll()),
+  };
+}
+
+function httpServer(app: Hono): Server {
+  // Without http2 / https options the adaptor builds a plain node:http server.
+  return createAdaptorServer({ fetch: app.fetch }) as Server;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: Error) => reject(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}
+
+/** Answers an upgrade for an unknown path with 404 and drops the connection. */
+function refuseUpgrade(socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+}
+
+/** A host to put in URLs: wildcard binds are reached on loopback; IPv6 gets brackets. */
+function hostForUrl(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

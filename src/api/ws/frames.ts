@@ -1,0 +1,85 @@
+import { WebSocket, type RawData } from 'ws';
+
+/**
+ * A request the socket refuses with an error envelope (`err` on the order socket, `error` on
+ * the market-data socket). Codes follow decisions.md: 400 bad request, 401 not logged in or bad
+ * token, 404 unknown symbol / subscription, 409 already logged in / subscribed.
+ */
+export class WsRequestError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A request frame: a JSON object. */
+export type Frame = Record<string, unknown>;
+
+/**
+ * Unsent data above which a socket's requests stop being read until the data has been written
+ * out: a client that pipelines thousands of orders is slowed to the pace it reads its answers,
+ * instead of making the server buffer them.
+ */
+export const PAUSE_BUFFERED_BYTES = 1024 * 1024;
+
+/**
+ * Unsent data above which a socket is dropped as a slow consumer. Reading is paused long before
+ * this, so only pushed output (feeds of other users' actions, market data, heartbeats) to a
+ * client that stopped reading gets here; without a bound it would be buffered forever.
+ */
+export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+
+/** Largest request frame accepted (requests are small; this bounds what a client can make us parse). */
+export const MAX_REQUEST_BYTES = 64 * 1024;
+
+/** The frame as a JSON object, or undefined when it is not JSON or not an object. */
+export function parseFrame(data: RawData): Frame | undefined {
+  const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Frame) : undefined;
+}
+
+/**
+ * The request id of a frame under `key`: an integer is echoed; a missing id or one of another
+ * type is a 400 (the error envelope then echoes the id when it is a string or number, else null,
+ * so a client can still correlate it).
+ */
+export function requestIdOf(frame: Frame, key: string): { id: number | string | null; error?: WsRequestError } {
+  const raw = frame[key];
+  if (typeof raw === 'number' && Number.isSafeInteger(raw)) return { id: raw };
+  const id = typeof raw === 'string' || (typeof raw === 'number' && Number.isFinite(raw)) ? raw : null;
+  return { id, error: new WsRequestError(400, raw === undefined ? `${key} is required` : `${key} must be an integer`) };
+}
+
+/**
+ * Sends a text frame if the socket is open, with backpressure: past
+ * {@link PAUSE_BUFFERED_BYTES} of unsent data the socket's reading pauses until this frame is
+ * written out; past {@link MAX_BUFFERED_BYTES} the socket is terminated (a client that does not read).
+ */
+export function sendText(ws: WebSocket, text: string): void {
+  if (ws.readyState !== WebSocket.OPEN) return;
+  const buffered = ws.bufferedAmount;
+  if (buffered > MAX_BUFFERED_BYTES) {
+    console.warn(`websocket dropped: more than ${MAX_BUFFERED_BYTES} bytes unread by the client`);
+    ws.terminate();
+  } else if (buffered > PAUSE_BUFFERED_BYTES && !ws.isPaused) {
+    ws.pause();
+    ws.send(text, () => ws.resume());
+  } else {
+    ws.send(text);
+  }
+}
+
+/** Turns anything a handler threw into an error code and message (never a stack trace; unexpected errors go to stderr). */
+export function errorOf(e: unknown): { code: number; message: string } {
+  if (e instanceof WsRequestError) return { code: e.code, message: e.message };
+  console.error('websocket request failed:', e);
+  return { code: 500, message: 'internal error' };
+}

@@ -1,0 +1,151 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { Market } from '../../venue/market.ts';
+import type { Exchange } from '../exchange.ts';
+import { requireEnum, requireString } from './fields.ts';
+import { errorOf, parseFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
+import { startHeartbeat } from './heartbeat.ts';
+import { MarketDataFanout } from './md-fanout.ts';
+import { LEVELS, type Level } from './md-messages.ts';
+import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint } from './socket-server.ts';
+
+/** One connection to the market-data websocket. */
+interface MdSession {
+  readonly ws: WebSocket;
+  user: string | undefined;
+  /** Subscribed symbols and their level (one level per symbol). */
+  readonly subscriptions: Map<string, Level>;
+}
+
+/** What a request produced: the `result`, and what to send after it (stats and book). */
+interface Outcome {
+  result: Record<string, unknown>;
+  after?: () => void;
+}
+
+const REQUEST_TYPES = new Set(['login', 'logout', 'subscribe', 'unsubscribe']);
+
+/**
+ * The market-data websocket (`{ws_base_url}/md/ws`): request `{request_id, type, …}`, success
+ * `{request_id, result}`, error `{request_id, error: {code, message}}`. Login first; then
+ * subscribe to symbols at LEVEL_1, LEVEL_2 or LEVEL_3 (see {@link MarketDataFanout} for what
+ * is sent and when). Heartbeats `{t: "h", ts, tn}` in sim time go to every socket.
+ *
+ * Interpretations: one subscription per symbol — subscribing again, at any level, is a 409
+ * (unsubscribe first to change level); logout ends the socket's subscriptions; an unknown
+ * `type` is a 400 even before login; a missing `level` is a 400.
+ */
+export class MarketDataGateway implements SocketEndpoint {
+  private readonly fanout: MarketDataFanout;
+  private readonly wss: WebSocketServer;
+  private readonly unsubscribe: () => void;
+  private readonly stopHeartbeat: () => void;
+
+  constructor(
+    private readonly exchange: Exchange,
+    options: { heartbeatMs: number },
+  ) {
+    this.fanout = new MarketDataFanout(exchange.clock);
+    this.unsubscribe = exchange.venue.subscribe(this.fanout);
+    exchange.onAfterRun(() => this.fanout.flush());
+    this.wss = createSocketServer((ws) => this.connect(ws));
+    this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
+  }
+
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    upgradeInto(this.wss, req, socket, head);
+  }
+
+  async close(): Promise<void> {
+    this.stopHeartbeat();
+    this.unsubscribe();
+    this.fanout.close();
+    await closeSocketServer(this.wss);
+  }
+
+  private connect(ws: WebSocket): void {
+    const session: MdSession = { ws, user: undefined, subscriptions: new Map() };
+    ws.on('message', (data: RawData) => this.onMessage(session, data));
+    ws.on('close', () => this.dropSubscriptions(session));
+  }
+
+  private onMessage(session: MdSession, data: RawData): void {
+    const frame = parseFrame(data);
+    if (frame === undefined) {
+      sendText(session.ws, JSON.stringify({ request_id: null, error: { code: 400, message: 'a request must be a JSON object' } }));
+      return;
+    }
+    const rid = requestIdOf(frame, 'request_id');
+    this.exchange.sync();
+    this.fanout.flush();
+    let outcome: Outcome;
+    try {
+      if (rid.error !== undefined) throw rid.error;
+      outcome = this.dispatch(session, frame);
+    } catch (e) {
+      const { code, message } = errorOf(e);
+      sendText(session.ws, JSON.stringify({ request_id: rid.id, error: { code, message } }));
+      return;
+    }
+    sendText(session.ws, JSON.stringify({ request_id: rid.id, result: outcome.result }));
+    outcome.after?.();
+  }
+
+  private dispatch(session: MdSession, frame: Frame): Outcome {
+    const type = frame.type;
+    if (type === undefined || type === null) throw new WsRequestError(400, 'type is required');
+    if (typeof type !== 'string' || !REQUEST_TYPES.has(type)) throw new WsRequestError(400, `unknown request type ${JSON.stringify(type)}`);
+    if (type === 'login') return { result: this.login(session, frame) };
+    const user = session.user;
+    if (user === undefined) throw new WsRequestError(401, 'not logged in');
+    switch (type) {
+      case 'logout':
+        this.dropSubscriptions(session);
+        session.user = undefined;
+        return { result: { logged_out: user } };
+      case 'subscribe':
+        return this.subscribe(session, frame);
+      default: // 'unsubscribe'
+        return { result: { unsubscribed: this.unsubscribeOne(session, frame) } };
+    }
+  }
+
+  private login(session: MdSession, frame: Frame): Record<string, unknown> {
+    if (session.user !== undefined) throw new WsRequestError(409, `already logged in as ${session.user}`);
+    const username = requireString(frame, 'username');
+    const token = requireString(frame, 'token');
+    if (this.exchange.users.userForToken(token) !== username) throw new WsRequestError(401, 'invalid or expired token for this user');
+    session.user = username;
+    return { logged_in: username };
+  }
+
+  private subscribe(session: MdSession, frame: Frame): Outcome {
+    const symbol = requireString(frame, 'symbol');
+    const level = requireEnum(frame, 'level', LEVELS);
+    const market = this.marketOf(symbol);
+    if (session.subscriptions.has(symbol)) throw new WsRequestError(409, `already subscribed to ${symbol}`);
+    session.subscriptions.set(symbol, level);
+    return { result: { subscribed: symbol }, after: () => this.fanout.subscribe(session.ws, market, level) };
+  }
+
+  private unsubscribeOne(session: MdSession, frame: Frame): string {
+    const symbol = requireString(frame, 'symbol');
+    const level = session.subscriptions.get(symbol);
+    if (level === undefined) throw new WsRequestError(404, `not subscribed to ${symbol}`);
+    session.subscriptions.delete(symbol);
+    this.fanout.unsubscribe(session.ws, symbol, level);
+    return symbol;
+  }
+
+  private marketOf(symbol: string): Market {
+    const market = this.exchange.venue.market(symbol);
+    if (market === undefined) throw new WsRequestError(404, `unknown symbol ${symbol}`);
+    return market;
+  }
+
+  private dropSubscriptions(session: MdSession): void {
+    for (const [symbol, level] of session.subscriptions) this.fanout.unsubscribe(session.ws, symbol, level);
+    session.subscriptions.clear();
+  }
+}
