@@ -69,15 +69,16 @@ export function tickerStats(market: Market, sec: number, nanos: number): TickerS
  */
 export function bookUpdate(market: Market, level: MarketDataLevel, sec: number, nanos: number): BookUpdate {
   const tick = market.instrument.tick;
-  const plain = (l: LevelView): BookLevel => ({ p: tick.toPrice(l.priceTicks), q: l.qtyLots });
   const book = market.book;
   let b: BookLevel[];
   let a: BookLevel[];
   if (level === 'LEVEL_1') {
+    // The hot path (in-process agents): no closure per update.
     const { bid, ask } = book.l1();
-    b = bid === undefined ? [] : [plain(bid)];
-    a = ask === undefined ? [] : [plain(ask)];
+    b = bid === undefined ? [] : [{ p: tick.toPrice(bid.priceTicks), q: bid.qtyLots }];
+    a = ask === undefined ? [] : [{ p: tick.toPrice(ask.priceTicks), q: ask.qtyLots }];
   } else if (level === 'LEVEL_2') {
+    const plain = (l: LevelView): BookLevel => ({ p: tick.toPrice(l.priceTicks), q: l.qtyLots });
     const { bids, asks } = book.l2();
     b = bids.map(plain);
     a = asks.map(plain);

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveRecordedIndexes } from './recorded-series.ts';
 import { describeIssue, scenarioSchema, type Scenario } from './schema.ts';
 
 /** The scenarios shipped with perpsim (the repository's scenarios/ folder). */
@@ -17,7 +18,10 @@ export function builtInScenarios(): string[] {
     .sort();
 }
 
-/** Loads a built-in scenario by name, or a JSON file by path, and validates it. */
+/**
+ * Loads a built-in scenario by name, or a JSON file by path, validates it, and reads the files
+ * of recorded index series (relative to the scenario's folder).
+ */
 export function loadScenario(nameOrFile: string): Scenario {
   const builtIn = join(BUILT_IN_DIR, `${nameOrFile}.json`);
   const file = /^[a-z0-9-]+$/.test(nameOrFile) && existsSync(builtIn) ? builtIn : nameOrFile;
@@ -30,7 +34,12 @@ export function loadScenario(nameOrFile: string): Scenario {
   } catch (e) {
     throw new ScenarioError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  return parseScenario(raw, file);
+  const scenario = parseScenario(raw, file);
+  try {
+    return resolveRecordedIndexes(scenario, dirname(file));
+  } catch (e) {
+    throw new ScenarioError(`${file}: index: ${(e as Error).message}`);
+  }
 }
 
 /** Validates scenario data; `where` names its origin in error messages. */

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { INSTRUMENT_STATES } from '../core/types.ts';
 import { parseDuration, parseTimestamp } from '../core/time.ts';
+import { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
+
+export { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
+export type { AgentSpec, IndexSpec, LatencyModelSpec, LatencySpec, ShockSpec } from './market-schema.ts';
 
 const decimal = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string such as "0.5"');
 const positiveDecimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string');
@@ -40,6 +44,8 @@ export const instrumentSchema = z.strictObject({
   schedule: z.array(z.strictObject({ at: dateTime, state: z.enum(INSTRUMENT_STATES) })).optional(),
   maxOpenOrders: z.int().positive().optional(),
   selfTradePrevention: z.boolean().optional(),
+  /** This instrument's index process (overrides the scenario's `index`). */
+  index: indexSchema.optional(),
 });
 
 export const userSchema = z.strictObject({
@@ -50,11 +56,12 @@ export const userSchema = z.strictObject({
 });
 
 /**
- * A scenario file: plain JSON, validated here with errors that name the bad field.
- * Agents and index processes arrive with the synthetic-markets work; unknown keys are errors,
- * so a typo never silently does nothing.
+ * A scenario file: plain JSON, validated here with errors that name the bad field. Unknown
+ * keys are errors, so a typo never silently does nothing. `index` (for every instrument, or
+ * per instrument), `agents`, `shocks` and `latency` describe the synthetic market; without
+ * them the index stays flat and nobody trades but the scenario's users.
  */
-export const scenarioSchema = z.strictObject({
+const scenarioObject = z.strictObject({
   name: z.string().min(1),
   description: z.string().optional(),
   seed: z.int().nonnegative().default(1),
@@ -68,9 +75,42 @@ export const scenarioSchema = z.strictObject({
       liquidationCheckIntervalSec: z.int().positive().optional(),
     })
     .default({}),
+  /** Index process of every instrument without its own (default: flat). */
+  index: indexSchema.optional(),
+  agents: z.array(agentSchema).default([]),
+  shocks: z.array(shockSchema).default([]),
+  /** Latency of agents that do not give their own (default: 1 ms floor + 0.5 ms jitter). */
+  latency: latencySchema.optional(),
 });
 
+/** The scenario schema: the object above plus cross-field checks (symbols and names exist). */
+export const scenarioSchema = scenarioObject.superRefine(checkReferences);
+
 export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioInstrument = z.infer<typeof instrumentSchema>;
+
+/** Cross-field checks: symbols that agents and shocks name exist; agent names are unique. */
+function checkReferences(s: z.output<typeof scenarioObject>, ctx: z.RefinementCtx): void {
+  const symbols = new Set(s.instruments.map((i) => i.symbol));
+  const known = (symbol: string, path: (string | number)[]) => {
+    if (!symbols.has(symbol)) ctx.addIssue({ code: 'custom', path, message: `unknown symbol ${symbol} (instruments: ${[...symbols].join(', ')})` });
+  };
+  const names = new Set(s.users.map((u) => u.username));
+  s.agents.forEach((a, i) => {
+    a.symbols.forEach((symbol, j) => known(symbol, ['agents', i, 'symbols', j]));
+    const name = a.name ?? a.kind;
+    if (names.has(name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `name ${name} is already used by another agent group or user` });
+    names.add(name);
+  });
+  s.shocks.forEach((shock, i) => {
+    if (shock.kind === 'liquidity-withdrawal') shock.symbols?.forEach((symbol, j) => known(symbol, ['shocks', i, 'symbols', j]));
+    else if (shock.symbol !== undefined) known(shock.symbol, ['shocks', i, 'symbol']);
+    if (shock.kind === 'liquidation-cascade' && shock.crowd.leverageMax < shock.crowd.leverageMin) {
+      ctx.addIssue({ code: 'custom', path: ['shocks', i, 'crowd', 'leverageMax'], message: 'must not be below leverageMin' });
+    }
+  });
+}
+
 export type ScenarioUser = z.infer<typeof userSchema>;
 
 /** Formats the first zod issue as "field.path: message". */

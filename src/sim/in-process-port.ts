@@ -8,6 +8,7 @@ import type { Market } from '../venue/market.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { CandleRecord, ExchangePort, FundingRateRecord, InstrumentInfo, MarkPriceRecord, NewOrder } from '../strategy/exchange-port.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
+import { PortHub, type PortSink } from './port-hub.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -26,9 +27,15 @@ export class PortError extends Error {}
  * strategy cannot react faster than it could live, and a run stays deterministic.
  *
  * Market data is coalesced like the websocket's: at most one book update per subscribed
- * symbol per clock instant, captured at the end of that instant.
+ * symbol per clock instant, captured at the end of that instant; as on the websocket, a
+ * LEVEL_1 update identical to the previous one sent is skipped.
+ *
+ * Each direction is one ordered channel, as a socket is: requests reach the venue in the order
+ * they were sent; responses and order feeds reach the strategy in the order the venue produced
+ * them; market data likewise. A message whose sampled latency would let it overtake an
+ * earlier one on its channel arrives right after it instead.
  */
-export class InProcessPort implements ExchangePort {
+export class InProcessPort implements ExchangePort, PortSink {
   readonly username: string;
   private readonly clock: SimClock;
   private readonly orderLatency: LatencyModel;
@@ -36,9 +43,13 @@ export class InProcessPort implements ExchangePort {
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
   private readonly subscriptions = new Map<Market, MarketDataLevel>();
-  private readonly pendingBook = new Set<Market>();
-  private readonly pendingStats = new Set<Market>();
-  private readonly unsubscribeVenue: () => void;
+  /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
+  private readonly lastL1 = new Map<Market, [number, number, number, number]>();
+  private readonly hub: PortHub;
+  /** Arrival time of the latest message per channel (FIFO). */
+  private readonly toVenue: Channel = { sec: 0, nanos: 0 };
+  private readonly toStrategy: Channel = { sec: 0, nanos: 0 };
+  private readonly marketData: Channel = { sec: 0, nanos: 0 };
 
   constructor(
     private readonly venue: Venue,
@@ -49,18 +60,13 @@ export class InProcessPort implements ExchangePort {
     this.clock = venue.clock;
     this.orderLatency = options.orderLatency ?? ZERO_LATENCY;
     this.mdLatency = options.marketDataLatency ?? ZERO_LATENCY;
-    this.unsubscribeVenue = venue.subscribe({
-      orderFeed: (userId, feed) => {
-        if (userId === this.account.id && this.feedHandlers.length > 0) this.deliver(this.orderLatency, () => this.feedHandlers.forEach((h) => h(feed)));
-      },
-      bookChanged: (market) => this.coalesce(market, this.pendingBook),
-      trade: (_trade, market) => this.coalesce(market, this.pendingStats),
-    });
+    this.hub = PortHub.of(venue);
+    this.hub.addUser(account.id, this);
   }
 
   /** Stops listening to the venue (the port is unusable afterwards). */
   close(): void {
-    this.unsubscribeVenue();
+    this.hub.remove(this);
     this.feedHandlers.length = 0;
     this.mdHandlers.length = 0;
     this.subscriptions.clear();
@@ -120,10 +126,13 @@ export class InProcessPort implements ExchangePort {
     return this.call(() => {
       const market = this.marketOf(symbol);
       this.subscriptions.set(market, level);
+      this.hub.watch(market, this);
       // As on the websocket: stats, then the current book, right after the subscription.
       const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
       const book = bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
-      this.deliver(this.mdLatency, () => {
+      this.lastL1.delete(market);
+      if (level === 'LEVEL_1') this.isNewTop(market);
+      this.send(this.marketData, this.mdLatency, () => {
         this.emitMarketData(stats);
         this.emitMarketData(book);
       });
@@ -131,7 +140,11 @@ export class InProcessPort implements ExchangePort {
   }
 
   unsubscribe(symbol: string): Promise<void> {
-    return this.call(() => void this.subscriptions.delete(this.marketOf(symbol)));
+    return this.call(() => {
+      const market = this.marketOf(symbol);
+      this.subscriptions.delete(market);
+      this.hub.unwatch(market, this);
+    });
   }
 
   onOrderFeed(handler: (feed: OrderFeed) => void): () => void {
@@ -150,7 +163,7 @@ export class InProcessPort implements ExchangePort {
   /** Request → venue → response, each leg after a sampled latency. */
   private call<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.clock.scheduleIn(this.orderLatency.sampleNs(), () => {
+      this.send(this.toVenue, this.orderLatency, () => {
         let outcome: { ok: true; value: T } | { ok: false; error: Error };
         try {
           outcome = { ok: true, value: fn() };
@@ -158,27 +171,64 @@ export class InProcessPort implements ExchangePort {
           if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError)) throw e;
           outcome = { ok: false, error: e };
         }
-        this.clock.scheduleIn(this.orderLatency.sampleNs(), () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)));
+        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)));
       });
     });
   }
 
-  private deliver(latency: LatencyModel, fn: () => void): void {
-    this.clock.scheduleIn(latency.sampleNs(), fn);
+  /** Sends `fn` down `channel` after a latency sample, never overtaking the channel's last message. */
+  private send(channel: Channel, latency: LatencyModel, fn: () => void): void {
+    const nowSec = this.clock.nowSec;
+    const nowNanos = this.clock.nowNanos;
+    // Arrival as (sec, nanos) on plain numbers: this runs for every message.
+    let sec = nowSec;
+    let nanos = nowNanos + latency.sampleNs();
+    if (nanos >= NS_PER_S) {
+      const carry = Math.floor(nanos / NS_PER_S);
+      sec += carry;
+      nanos -= carry * NS_PER_S;
+    }
+    if (sec < channel.sec || (sec === channel.sec && nanos < channel.nanos)) {
+      sec = channel.sec;
+      nanos = channel.nanos;
+    }
+    channel.sec = sec;
+    channel.nanos = nanos;
+    this.clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), fn);
   }
 
-  /** Captures at most one message per market per instant, after the instant's other events. */
-  private coalesce(market: Market, pending: Set<Market>): void {
-    if (!this.subscriptions.has(market) || pending.has(market)) return;
-    pending.add(market);
-    this.clock.scheduleIn(0, () => {
-      pending.delete(market);
-      const level = this.subscriptions.get(market);
-      if (level === undefined) return;
-      const { nowSec, nowNanos } = this.clock;
-      const message = pending === this.pendingBook ? bookUpdate(market, level, nowSec, nowNanos) : tickerStats(market, nowSec, nowNanos);
-      this.deliver(this.mdLatency, () => this.emitMarketData(message));
-    });
+  /** @internal An order feed of this port's user (from the hub). */
+  onFeed(feed: OrderFeed): void {
+    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.orderLatency, () => this.feedHandlers.forEach((h) => h(feed)));
+  }
+
+  /** @internal End of an instant in which the book of `market` changed (from the hub). */
+  captureBook(market: Market): void {
+    const level = this.subscriptions.get(market);
+    if (level === undefined || (level === 'LEVEL_1' && !this.isNewTop(market))) return;
+    const message = bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
+    this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+  }
+
+  /** @internal End of an instant in which `market` traded (from the hub). */
+  captureStats(market: Market): void {
+    if (!this.subscriptions.has(market)) return;
+    const message = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
+    this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+  }
+
+  /** Records the market's top of book; false when it equals the one last sent. */
+  private isNewTop(market: Market): boolean {
+    const { bid, ask } = market.book.l1();
+    const bp = bid?.priceTicks ?? -1;
+    const bq = bid?.qtyLots ?? 0;
+    const ap = ask?.priceTicks ?? -1;
+    const aq = ask?.qtyLots ?? 0;
+    const last = this.lastL1.get(market);
+    if (last !== undefined && last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
+    if (last === undefined) this.lastL1.set(market, [bp, bq, ap, aq]);
+    else (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
+    return true;
   }
 
   private emitMarketData(message: MarketDataMessage): void {
@@ -193,6 +243,14 @@ export class InProcessPort implements ExchangePort {
     return market;
   }
 }
+
+/** One direction of a port's connection: the arrival time of its latest message. */
+interface Channel {
+  sec: number;
+  nanos: number;
+}
+
+const NS_PER_S = 1_000_000_000;
 
 function addHandler<T>(list: T[], handler: T): () => void {
   list.push(handler);

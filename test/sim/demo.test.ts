@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/sim/demo.ts';
 
 describe('the demo market (npm start)', () => {
-  it('trades, settles funding, and reproduces its state hash for a seed', () => {
+  it('trades, settles funding, and reproduces its state hash for a seed', { timeout: 60_000 }, () => {
     const a = runDemo(7, 9 * 3600);
     const b = runDemo(7, 9 * 3600);
     expect(a.trades).toBeGreaterThan(1000);

@@ -1,0 +1,248 @@
+import type { Side } from '../core/types.ts';
+import type { BookUpdate, ExchangePort } from '../strategy/exchange-port.ts';
+import type { Strategy } from '../strategy/strategy.ts';
+import type { OrderFeed } from '../venue/feeds.ts';
+import { nowSec, TimerSlots } from './clock-helpers.ts';
+import { roundLots, stripUndefined, type AgentEnvironment, type AgentMarket } from './environment.ts';
+import type { MarketConditions } from './market-conditions.ts';
+import { OwnOrders } from './own-orders.ts';
+import { TopOfBook } from './top-of-book.ts';
+import { Ewma } from './ewma.ts';
+import { MARKET_MAKER_DEFAULTS, type MarketMakerParams } from './market-maker-params.ts';
+import { VolatilityTracker } from './volatility-tracker.ts';
+
+export { MARKET_MAKER_DEFAULTS, type MarketMakerParams } from './market-maker-params.ts';
+
+interface SymbolState {
+  market: AgentMarket;
+  vol: VolatilityTracker;
+  midAverage: Ewma;
+  pulledUntilSec: number;
+  closedUntilSec: number;
+  /** Consecutive EXCHANGE_CLOSED backoffs (reset when an order is accepted). */
+  closedStreak: number;
+  lastQuoteSec: number;
+}
+
+/**
+ * A market maker: quotes `levels` price levels on each side of a fair value, skews the fair
+ * value against its inventory, widens with recent volatility, pulls its quotes after an
+ * index shock or while a liquidity-withdrawal shock lasts, and requotes on index updates and
+ * its own fills (at most every `minRequoteMs`). Requotes are incremental: resting orders stay
+ * while they still sit in one of the ladder's level buckets, so a one-tick move costs about
+ * one cancel and one insert per side rather than a full refresh.
+ */
+export class MarketMaker implements Strategy {
+  private readonly p: MarketMakerParams;
+  private readonly states = new Map<string, SymbolState>();
+  private orders!: OwnOrders;
+  private top!: TopOfBook;
+  private timers!: TimerSlots;
+  private port!: ExchangePort;
+  // Scratch results of ownExtremes (no allocation per requote).
+  private maxOwnBid = -Infinity;
+  private minOwnAsk = Infinity;
+
+  constructor(
+    private readonly env: AgentEnvironment,
+    params: Partial<MarketMakerParams> = {},
+    private readonly conditions?: MarketConditions,
+  ) {
+    this.p = { ...MARKET_MAKER_DEFAULTS, ...stripUndefined(params) };
+    if (!Number.isInteger(this.p.levels) || this.p.levels < 1 || this.p.levels > 20) throw new RangeError(`levels must be an integer from 1 to 20, got ${this.p.levels}`);
+    for (const market of env.markets) {
+      this.states.set(market.symbol, {
+        market,
+        vol: new VolatilityTracker(this.p.volShortSec, this.p.volLongSec),
+        midAverage: new Ewma(this.p.midSmoothingSec),
+        pulledUntilSec: 0,
+        closedUntilSec: 0,
+        closedStreak: 0,
+        lastQuoteSec: -Infinity,
+      });
+    }
+  }
+
+  onStart(port: ExchangePort): void {
+    this.port = port;
+    const tickOf = (symbol: string) => this.state(symbol).market.tick;
+    this.orders = new OwnOrders(port, tickOf);
+    this.top = new TopOfBook(tickOf);
+    this.timers = new TimerSlots(port);
+    this.env.index.onUpdate((symbol, price) => this.onIndex(symbol, price));
+    this.conditions?.onChange((symbol) => this.states.has(symbol) && this.requote(symbol));
+    for (const symbol of this.states.keys()) {
+      if (this.p.anchor === 'mid') void port.subscribe(symbol, 'LEVEL_1').catch(() => undefined);
+      this.requote(symbol);
+    }
+  }
+
+  onStop(): void {
+    this.orders.cancelAllIn();
+  }
+
+  onBook(book: BookUpdate): void {
+    const s = this.states.get(book.s);
+    if (s === undefined) return;
+    this.top.update(book);
+    if (this.p.anchor !== 'mid') return;
+    const mid = this.top.midTicks(book.s);
+    if (mid !== undefined) s.midAverage.update(nowSec(this.port), mid);
+    this.requote(book.s);
+  }
+
+  onOrderFeed(feed: OrderFeed): void {
+    const outcome = this.orders.apply(feed);
+    if (outcome.kind === 'fill') this.requote(outcome.symbol);
+    else if (outcome.kind === 'accepted') this.state(outcome.order.symbol).closedStreak = 0;
+    else if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {
+      const s = this.state(outcome.symbol);
+      const now = nowSec(this.port);
+      if (now < s.closedUntilSec) return; // the rest of a batch sent before we knew
+      const waitSec = this.p.closedBackoffSec * 2 ** Math.min(4, s.closedStreak++);
+      s.closedUntilSec = now + waitSec;
+      this.timers.schedule(`closed:${outcome.symbol}`, waitSec, () => this.requote(outcome.symbol));
+    } else if (outcome.kind === 'ended' && outcome.reason === 'done-for-day') {
+      this.requote(outcome.symbol);
+    }
+  }
+
+  /** Net inventory in `symbol`, lots (for tests and reports). */
+  inventory(symbol: string): number {
+    return this.orders.position(symbol);
+  }
+
+  private onIndex(symbol: string, price: number): void {
+    const s = this.states.get(symbol);
+    if (s === undefined) return;
+    const now = nowSec(this.port);
+    if (s.vol.update(now, price, this.p.shockSigmas)) {
+      s.pulledUntilSec = now + this.p.pullSec;
+      this.orders.cancelAllIn(symbol);
+      this.timers.schedule(`pull:${symbol}`, this.p.pullSec, () => this.requote(symbol));
+      return;
+    }
+    this.requote(symbol);
+  }
+
+  private requote(symbol: string): void {
+    const s = this.state(symbol);
+    const now = nowSec(this.port);
+    if (now < s.closedUntilSec) return;
+    const waitSec = s.lastQuoteSec + this.p.minRequoteMs / 1000 - now;
+    if (waitSec > 0) {
+      this.timers.schedule(`quote:${symbol}`, waitSec, () => this.requote(symbol));
+      return;
+    }
+    const liquidity = this.conditions?.liquidity(symbol) ?? { spreadFactor: 1, sizeFactor: 1 };
+    if (now < s.pulledUntilSec || liquidity.sizeFactor === 0) {
+      this.orders.cancelAllIn(symbol);
+      return;
+    }
+    const fair = this.fairTicks(symbol);
+    if (fair === undefined) return;
+    s.lastQuoteSec = now;
+    const p = this.p;
+    const inventory = this.orders.position(symbol);
+    const skewed = fair - (inventory / p.maxInventoryLots) * p.skewTicks;
+    const widen = Math.min(p.maxWiden, Math.max(1, s.vol.ratio())) * liquidity.spreadFactor;
+    const half = p.halfSpreadTicks * widen;
+    const spacing = Math.max(1, p.levelSpacingTicks * widen);
+    const bid0 = Math.floor(skewed - half);
+    const ask0 = Math.max(bid0 + 1, Math.ceil(skewed + half));
+    const hardLimit = 2 * p.maxInventoryLots;
+    const bidGaps = inventory >= hardLimit ? this.clearSide(symbol, 'B') : this.keepLadder(symbol, 'B', bid0, spacing);
+    const askGaps = inventory <= -hardLimit ? this.clearSide(symbol, 'S') : this.keepLadder(symbol, 'S', ask0, spacing);
+    if (bidGaps === 0 && askGaps === 0) return;
+    // Never cross our own remaining or in-flight quotes (that would be a self-trade).
+    this.ownExtremes(symbol);
+    // Quote less on the side that would grow the inventory further (down to a quarter).
+    const bidFactor = liquidity.sizeFactor * Math.max(0.25, Math.min(1, 1 - inventory / p.maxInventoryLots));
+    const askFactor = liquidity.sizeFactor * Math.max(0.25, Math.min(1, 1 + inventory / p.maxInventoryLots));
+    for (let i = 0; i < p.levels; i++) {
+      if ((bidGaps & (1 << i)) !== 0) {
+        const price = bid0 - Math.round(i * spacing);
+        if (price < this.minOwnAsk) this.orders.place(symbol, 'B', price, this.levelSize(s.market, i, bidFactor), 'GTC');
+      }
+      if ((askGaps & (1 << i)) !== 0) {
+        const price = ask0 + Math.round(i * spacing);
+        if (price > this.maxOwnBid) this.orders.place(symbol, 'S', price, this.levelSize(s.market, i, askFactor), 'GTC');
+      }
+    }
+  }
+
+  /** Fair value in ticks (a float), or undefined before any price is known. */
+  private fairTicks(symbol: string): number | undefined {
+    const tick = this.state(symbol).market.tick;
+    const index = this.env.index.indexPrice(symbol);
+    const indexTicks = index === undefined ? undefined : index * tick.priceScale;
+    if (this.p.anchor === 'index') return indexTicks;
+    // Sample the mid now too: the book may sit still while the average has not caught up.
+    const latest = this.top.midTicks(symbol);
+    const average = this.state(symbol).midAverage;
+    const mid = latest === undefined ? average.value : average.update(nowSec(this.port), latest);
+    if (mid === undefined) return indexTicks;
+    if (indexTicks === undefined) return mid;
+    return this.p.indexWeight * indexTicks + (1 - this.p.indexWeight) * mid;
+  }
+
+  /**
+   * Sorts the side's resting and in-flight orders into level buckets around `level0Ticks`
+   * (bucket i holds prices about i·spacing behind level 0); cancels those more aggressive than
+   * level 0, beyond the last level, or doubling a bucket. Returns the empty buckets as a bit
+   * mask (bit i set = level i needs an order).
+   */
+  private keepLadder(symbol: string, side: Side, level0Ticks: number, spacing: number): number {
+    const levels = this.p.levels;
+    const sign = side === 'B' ? 1 : -1;
+    let occupied = 0;
+    for (const o of this.orders.orders(symbol)) {
+      if (o.side !== side || o.canceling) continue;
+      const depth = sign * (level0Ticks - o.priceTicks);
+      const b = depth < 0 ? -1 : Math.floor(depth / spacing + 0.5);
+      if (b < 0 || b >= levels || (occupied & (1 << b)) !== 0) this.orders.cancel(o);
+      else occupied |= 1 << b;
+    }
+    for (const f of this.orders.inFlightOrders(symbol)) {
+      if (f.side !== side) continue;
+      const depth = sign * (level0Ticks - f.priceTicks);
+      const b = depth < 0 ? -1 : Math.floor(depth / spacing + 0.5);
+      if (b >= 0 && b < levels) occupied |= 1 << b;
+    }
+    return ~occupied & ((1 << levels) - 1);
+  }
+
+  private clearSide(symbol: string, side: Side): number {
+    for (const o of this.orders.orders(symbol)) if (o.side === side) this.orders.cancel(o);
+    return 0;
+  }
+
+  /** Highest own bid and lowest own ask still standing or in flight (for the self-cross guard). */
+  private ownExtremes(symbol: string): void {
+    let maxBid = -Infinity;
+    let minAsk = Infinity;
+    for (const o of this.orders.orders(symbol)) {
+      if (o.canceling) continue;
+      if (o.side === 'B') maxBid = Math.max(maxBid, o.priceTicks);
+      else minAsk = Math.min(minAsk, o.priceTicks);
+    }
+    for (const f of this.orders.inFlightOrders(symbol)) {
+      if (f.side === 'B') maxBid = Math.max(maxBid, f.priceTicks);
+      else minAsk = Math.min(minAsk, f.priceTicks);
+    }
+    this.maxOwnBid = maxBid;
+    this.minOwnAsk = minAsk;
+  }
+
+  private levelSize(market: AgentMarket, level: number, factor: number): number {
+    const p = this.p;
+    const jitter = 1 + p.sizeJitter * (2 * this.env.rng.next() - 1);
+    return roundLots(p.sizeLots * Math.pow(p.sizeGrowth, level) * jitter * factor, market.minQtyLots);
+  }
+
+  private state(symbol: string): SymbolState {
+    const s = this.states.get(symbol);
+    if (s === undefined) throw new RangeError(`market maker ${this.env.name} does not trade ${symbol}`);
+    return s;
+  }
+}

@@ -1,0 +1,167 @@
+import type { TickSize } from '../core/price.ts';
+import type { Side, TimeInForce } from '../core/types.ts';
+import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { OrderFeed } from '../venue/feeds.ts';
+
+/** One of the agent's open orders, as its feeds describe it. */
+export interface OwnOrder {
+  readonly id: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly priceTicks: number;
+  readonly tif: string;
+  remainingLots: number;
+  /** A cancel request is on its way. */
+  canceling: boolean;
+}
+
+/** An insert sent but not yet answered. */
+export interface InFlightOrder {
+  readonly side: Side;
+  readonly priceTicks: number;
+}
+
+/** What one feed meant for the agent. */
+export type FeedOutcome =
+  | { kind: 'accepted'; order: OwnOrder }
+  | { kind: 'fill'; symbol: string; side: Side; priceTicks: number; qtyLots: number; done: boolean }
+  | { kind: 'ended'; symbol: string; reason: 'canceled' | 'expired' | 'done-for-day' }
+  | { kind: 'rejected'; symbol: string; reason: string }
+  | { kind: 'other' };
+
+const OTHER: FeedOutcome = { kind: 'other' };
+const NONE: readonly InFlightOrder[] = Object.freeze([]);
+
+/** Orders, in-flight inserts and position of one symbol. */
+interface SymbolBook {
+  open: Map<string, OwnOrder>;
+  inFlight: InFlightOrder[];
+  position: number;
+}
+
+/**
+ * An agent's own orders and positions, kept from its order feeds alone (no queries): open
+ * orders by id, inserts still in flight (so a requote does not duplicate them), and the net
+ * position per symbol from fills. Sends orders through the port in ticks converted to exact
+ * price text. Promises from the port are never awaited: in a simulation they settle only
+ * after the clock stops, so everything an agent needs arrives as feeds. No handler is attached
+ * either — each would queue a microtask that a long synchronous run keeps until its end — so
+ * only well-formed requests are sent (a venue refusal arrives as a feed, not a rejection).
+ */
+export class OwnOrders {
+  private readonly books = new Map<string, SymbolBook>();
+  private inFlightTotal = 0;
+
+  constructor(
+    private readonly port: ExchangePort,
+    private readonly tickOf: (symbol: string) => TickSize,
+  ) {}
+
+  /** Sends a new order (ticks → exact price text). Ignores non-positive or non-integer values. */
+  place(symbol: string, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly = false): void {
+    if (!Number.isSafeInteger(priceTicks) || priceTicks <= 0 || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) return;
+    this.book(symbol).inFlight.push({ side, priceTicks });
+    this.inFlightTotal++;
+    const price = this.tickOf(symbol).toPrice(priceTicks);
+    void this.port.insertOrder({ symbol, price, quantity: qtyLots, side, timeInForce: tif, postOnly });
+  }
+
+  /** Asks to cancel an open order (once). */
+  cancel(order: OwnOrder): void {
+    if (order.canceling) return;
+    order.canceling = true;
+    void this.port.cancelOrder(order.id);
+  }
+
+  /** Cancels every open order of `symbol` (or of every symbol). */
+  cancelAllIn(symbol?: string): void {
+    for (const [sym, b] of this.books) if (symbol === undefined || sym === symbol) for (const o of b.open.values()) this.cancel(o);
+  }
+
+  /** Updates orders and positions from one of the agent's feeds; says what it meant. */
+  apply(feed: OrderFeed): FeedOutcome {
+    const o = feed.o;
+    if (o === undefined) return OTHER;
+    switch (feed.t) {
+      case 'n': {
+        const b = this.book(o.s);
+        const priceTicks = this.ticks(o.s, o.p);
+        this.settleInFlight(b, o.d, priceTicks);
+        const order: OwnOrder = { id: o.oid, symbol: o.s, side: o.d, priceTicks, tif: o.tif, remainingLots: o.rq, canceling: false };
+        if (o.rq > 0) b.open.set(o.oid, order);
+        return { kind: 'accepted', order };
+      }
+      case 'j':
+        this.settleInFlight(this.book(o.s), o.d, this.ticks(o.s, o.p));
+        return { kind: 'rejected', symbol: o.s, reason: feed.r ?? 'UNKNOWN' };
+      case 'p':
+      case 'f': {
+        const xs = feed.xs;
+        if (xs === undefined) return OTHER;
+        const b = this.book(xs.s);
+        b.position += xs.d === 'B' ? xs.q : -xs.q;
+        const order = b.open.get(o.oid);
+        if (feed.t === 'f' || o.rq === 0) b.open.delete(o.oid);
+        else if (order !== undefined) order.remainingLots = o.rq;
+        return { kind: 'fill', symbol: xs.s, side: xs.d, priceTicks: this.ticks(xs.s, xs.p), qtyLots: xs.q, done: feed.t === 'f' };
+      }
+      case 'c':
+      case 'x':
+      case 'd':
+        this.book(o.s).open.delete(o.oid);
+        return { kind: 'ended', symbol: o.s, reason: feed.t === 'c' ? 'canceled' : feed.t === 'x' ? 'expired' : 'done-for-day' };
+      default:
+        return OTHER;
+    }
+  }
+
+  /** Net position in `symbol`, lots (long > 0). */
+  position(symbol: string): number {
+    return this.books.get(symbol)?.position ?? 0;
+  }
+
+  /** Open orders of `symbol`, in acceptance order (a live view: do not hold across calls). */
+  orders(symbol: string): IterableIterator<OwnOrder> {
+    return this.book(symbol).open.values();
+  }
+
+  /** Number of open orders over every symbol. */
+  get openCount(): number {
+    let n = 0;
+    for (const b of this.books.values()) n += b.open.size;
+    return n;
+  }
+
+  /** Inserts of `symbol` in flight (a live view). */
+  inFlightOrders(symbol: string): readonly InFlightOrder[] {
+    return this.books.get(symbol)?.inFlight ?? NONE;
+  }
+
+  /** Number of inserts in flight over every symbol. */
+  get inFlightCount(): number {
+    return this.inFlightTotal;
+  }
+
+  private book(symbol: string): SymbolBook {
+    let b = this.books.get(symbol);
+    if (b === undefined) this.books.set(symbol, (b = { open: new Map(), inFlight: [], position: 0 }));
+    return b;
+  }
+
+  private settleInFlight(b: SymbolBook, side: Side, priceTicks: number): void {
+    const list = b.inFlight;
+    for (let i = 0; i < list.length; i++) {
+      const f = list[i]!;
+      if (f.side === side && f.priceTicks === priceTicks) {
+        list.splice(i, 1);
+        this.inFlightTotal--;
+        return;
+      }
+    }
+    // Not ours to settle: e.g. a liquidation order the venue placed for us.
+  }
+
+  private ticks(symbol: string, priceText: string): number {
+    return this.tickOf(symbol).toTicks(priceText) ?? Number.NaN;
+  }
+}

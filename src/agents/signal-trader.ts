@@ -1,0 +1,116 @@
+import type { BookUpdate, ExchangePort } from '../strategy/exchange-port.ts';
+import type { Strategy } from '../strategy/strategy.ts';
+import type { OrderFeed } from '../venue/feeds.ts';
+import { nowSec, secToNs } from './clock-helpers.ts';
+import { roundLots, stripUndefined, type AgentEnvironment, type AgentMarket } from './environment.ts';
+import { OwnOrders } from './own-orders.ts';
+import { BookSampler } from './book-sampler.ts';
+import type { Top } from './top-of-book.ts';
+
+/** What every signal-driven trader shares. Times are seconds. */
+export interface SignalTraderParams {
+  /** How often the signal is sampled (± 20 % jitter). */
+  sampleSec: number;
+  /** Lots per trade (each sample moves the position at most this far toward its target). */
+  sizeLots: number;
+  /** The position target when the signal fires, lots. */
+  maxPositionLots: number;
+  /** An order's limit is this many ticks through the opposite touch (IOC). */
+  slippageTicks: number;
+  /** After an EXCHANGE_CLOSED reject, pause this long. */
+  closedBackoffSec: number;
+}
+
+/** Defaults shared by momentum and mean-reversion traders. */
+export const SIGNAL_TRADER_DEFAULTS: SignalTraderParams = {
+  sampleSec: 5,
+  sizeLots: 1,
+  maxPositionLots: 10,
+  slippageTicks: 1,
+  closedBackoffSec: 60,
+};
+
+/**
+ * A trader that samples the LEVEL_1 mid price on a timer (looking at the book only then), turns it into a target position
+ * (`target`), and walks its position toward the target with small IOC orders through the
+ * touch, one order at a time per symbol.
+ */
+export abstract class SignalTrader implements Strategy {
+  protected readonly base: SignalTraderParams;
+  protected orders!: OwnOrders;
+  protected port!: ExchangePort;
+  private books!: BookSampler;
+  private readonly busy = new Set<string>();
+  private readonly closedUntilSec = new Map<string, number>();
+
+  constructor(
+    protected readonly env: AgentEnvironment,
+    params: Partial<SignalTraderParams>,
+  ) {
+    this.base = { ...SIGNAL_TRADER_DEFAULTS, ...stripUndefined(params) };
+  }
+
+  /**
+   * The position (lots, long > 0) the trader wants in `symbol` after seeing `midTicks` at
+   * `tSec`, or undefined to keep the current one.
+   */
+  protected abstract target(symbol: string, midTicks: number, tSec: number): number | undefined;
+
+  onStart(port: ExchangePort): void {
+    this.port = port;
+    const tickOf = (symbol: string) => this.market(symbol).tick;
+    this.orders = new OwnOrders(port, tickOf);
+    this.books = new BookSampler(port, tickOf);
+    for (const m of this.env.markets) this.scheduleSample(m);
+  }
+
+  onBook(book: BookUpdate): void {
+    this.books.onBook(book);
+  }
+
+  onOrderFeed(feed: OrderFeed): void {
+    const outcome = this.orders.apply(feed);
+    if (outcome.kind === 'ended' || outcome.kind === 'rejected' || (outcome.kind === 'fill' && outcome.done)) {
+      this.busy.delete(outcome.symbol);
+      if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {
+        this.closedUntilSec.set(outcome.symbol, nowSec(this.port) + this.base.closedBackoffSec);
+      }
+    }
+  }
+
+  /** Net position in `symbol`, lots. */
+  position(symbol: string): number {
+    return this.orders.position(symbol);
+  }
+
+  private scheduleSample(market: AgentMarket): void {
+    const waitSec = this.base.sampleSec * (0.8 + 0.4 * this.env.rng.next());
+    this.port.setTimer(secToNs(waitSec), () => {
+      this.books.sample(market.symbol, (top) => this.sample(market, top));
+      this.scheduleSample(market);
+    });
+  }
+
+  private sample(market: AgentMarket, top: Top): void {
+    const symbol = market.symbol;
+    if (top.bidTicks === undefined || top.askTicks === undefined) return;
+    const mid = (top.bidTicks + top.askTicks) / 2;
+    const t = nowSec(this.port);
+    const wanted = this.target(symbol, mid, t);
+    if (wanted === undefined || this.busy.has(symbol) || t < (this.closedUntilSec.get(symbol) ?? 0)) return;
+    const gap = wanted - this.orders.position(symbol);
+    if (Math.abs(gap) < market.minQtyLots) return;
+    const side = gap > 0 ? 'B' : 'S';
+    const touch = side === 'B' ? top.askTicks : top.bidTicks;
+    if (touch === undefined) return;
+    const limit = side === 'B' ? touch + this.base.slippageTicks : touch - this.base.slippageTicks;
+    this.busy.add(symbol);
+    this.orders.place(symbol, side, limit, roundLots(Math.min(this.base.sizeLots, Math.abs(gap)), market.minQtyLots), 'IOC');
+  }
+
+  private market(symbol: string): AgentMarket {
+    const m = this.env.markets.find((x) => x.symbol === symbol);
+    if (m === undefined) throw new RangeError(`${this.env.name} does not trade ${symbol}`);
+    return m;
+  }
+}

@@ -1,0 +1,45 @@
+import type { TickSize } from '../core/price.ts';
+import type { BookUpdate } from '../strategy/exchange-port.ts';
+
+/** Best bid and ask of one symbol, in ticks and lots, from LEVEL_1 (or deeper) updates. */
+export interface Top {
+  bidTicks: number | undefined;
+  bidLots: number;
+  askTicks: number | undefined;
+  askLots: number;
+}
+
+/** The latest top of book per symbol, as market data delivered it. */
+export class TopOfBook {
+  private readonly tops = new Map<string, Top>();
+
+  constructor(private readonly tickOf: (symbol: string) => TickSize) {}
+
+  /** Takes a book update; returns the symbol's new top. */
+  update(book: BookUpdate): Top {
+    const tick = this.tickOf(book.s);
+    const bid = book.b[0];
+    const ask = book.a[0];
+    const top: Top = {
+      bidTicks: bid === undefined ? undefined : tick.toTicks(bid.p),
+      bidLots: bid?.q ?? 0,
+      askTicks: ask === undefined ? undefined : tick.toTicks(ask.p),
+      askLots: ask?.q ?? 0,
+    };
+    this.tops.set(book.s, top);
+    return top;
+  }
+
+  /** The latest top of `symbol` (empty before the first update). */
+  get(symbol: string): Top {
+    return this.tops.get(symbol) ?? EMPTY;
+  }
+
+  /** Mid price in ticks (a float), or undefined when a side is empty. */
+  midTicks(symbol: string): number | undefined {
+    const t = this.get(symbol);
+    return t.bidTicks === undefined || t.askTicks === undefined ? undefined : (t.bidTicks + t.askTicks) / 2;
+  }
+}
+
+const EMPTY: Top = Object.freeze({ bidTicks: undefined, bidLots: 0, askTicks: undefined, askLots: 0 });
