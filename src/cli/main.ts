@@ -1,4 +1,8 @@
 import { runDemo } from '../sim/demo.ts';
+import { runVerifyCommand } from '../replay/verify-command.ts';
+import { integerFlag, parseFlags, UsageError } from './flags.ts';
+import { reportCommand } from './report-command.ts';
+import { runCommand } from './run-command.ts';
 
 const HELP = `perpsim — a deterministic perpetual-futures exchange simulator
 
@@ -7,14 +11,22 @@ Usage: perpsim <command> [options]
 Commands:
   demo [--seed N] [--hours H]   run a short seeded market on the embedded default
                                 instruments and print what happened (npm start)
+  verify lobster <MESSAGE.csv ORDERBOOK.csv | SAMPLE.zip>
+                                replay LOBSTER messages order by order and compare the
+                                book with the orderbook file after every row; ends with
+                                "rows: N matched: M" (exit 0 all matched, 1 mismatch)
+  run [--scenario NAME|FILE] [--seed N] [--duration D] [--out DIR]
+                                run a scenario headless as fast as possible (default
+                                scenario: default; D like 30m, 1h, 1d); writes
+                                DIR/events.arrow and DIR/summary.json (default DIR:
+                                out/run-<scenario>-<seed>), prints state_hash
+  report [DIR|FILE.arrow]       stylized facts of an event log next to typical values
+                                of liquid perps (default: the latest out/run-*)
   help                          show this text
 
 Options:
   -h, --help                    show this text
 `;
-
-/** A bad command line: printed as one line, exit code 2. */
-export class UsageError extends Error {}
 
 /** Runs the CLI; returns the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -25,6 +37,9 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'demo') return demo(parseFlags(rest, ['seed', 'hours']));
+    if (command === 'verify') return runVerifyCommand(rest, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+    if (command === 'run') return runCommand(rest);
+    if (command === 'report') return await reportCommand(rest);
     throw new UsageError(`unknown command "${command}" (try: perpsim --help)`);
   } catch (e) {
     if (e instanceof UsageError || e instanceof RangeError) {
@@ -48,25 +63,4 @@ function demo(flags: Map<string, string>): number {
   }
   out.write(`state_hash: ${r.stateHash}\n`);
   return 0;
-}
-
-/** Parses `--name value` pairs, allowing only `allowed` names. */
-export function parseFlags(args: string[], allowed: string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
-    if (name === undefined || !allowed.includes(name)) throw new UsageError(`unexpected argument "${arg}"`);
-    const value = args[++i];
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, value);
-  }
-  return flags;
-}
-
-function integerFlag(flags: Map<string, string>, name: string, fallback: number): number {
-  const text = flags.get(name);
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) throw new UsageError(`--${name} must be a non-negative integer, got "${text}"`);
-  return Number(text);
 }

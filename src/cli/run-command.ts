@@ -1,0 +1,170 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatDuration, formatTimestampNs } from '../core/time.ts';
+import { builtInScenarios, loadScenario, ScenarioError } from '../scenario/load.ts';
+import type { Scenario } from '../scenario/schema.ts';
+import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
+import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
+import { StylizedFacts } from '../sim/stylized-facts.ts';
+import { buildSimulation } from '../sim/build.ts';
+import type { Simulation } from '../sim/simulation.ts';
+import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
+import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
+import { Progress, type ProgressStream } from './progress.ts';
+
+/** What `perpsim run` was asked to do, after flag parsing. */
+export interface RunRequest {
+  /** Built-in scenario name or path of a scenario file. */
+  scenario: string;
+  seed?: number;
+  durationNs?: bigint;
+  /** Output directory (default `out/run-<scenario>-<seed>` under the current directory). */
+  outDir?: string;
+}
+
+/** `summary.json`: everything in it is deterministic for a scenario and seed. */
+export interface RunSummary {
+  scenario: string;
+  seed: number;
+  sim_start: string;
+  sim_end: string;
+  duration: string;
+  state_hash: string;
+  events: number;
+  events_by_kind: Record<string, number>;
+  trades: number;
+  /** Lots traded, all symbols. */
+  volume: number;
+  volume_by_symbol: Record<string, number>;
+  liquidations: number;
+  event_log: string;
+  event_log_bytes: number;
+  /** Measured from the event log, exactly as `perpsim report` measures them (NaN → null). */
+  stylized_facts: ReturnType<typeof factsBySymbol>;
+}
+
+/** The scenario `perpsim run` uses when none is given. */
+export function defaultScenarioName(): string {
+  return builtInScenarios().includes('default') ? 'default' : 'empty';
+}
+
+/** `perpsim run [--scenario NAME|FILE] [--seed N] [--duration D] [--out DIR]`. */
+export function runCommand(args: string[]): number {
+  const flags = parseFlags(args, ['scenario', 'seed', 'duration', 'out']);
+  const request: RunRequest = { scenario: flags.get('scenario') ?? defaultScenarioName() };
+  if (flags.has('seed')) request.seed = integerFlag(flags, 'seed', 0);
+  const durationNs = durationFlag(flags, 'duration');
+  if (durationNs !== undefined) request.durationNs = durationNs;
+  const out = flags.get('out');
+  if (out !== undefined) request.outDir = out;
+
+  const wallStart = performance.now();
+  const { summary, outDir, simNs } = executeRun(request, process.stderr);
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+  const simSeconds = Number(simNs / 1_000_000n) / 1000;
+  const w = (line: string) => process.stdout.write(`${line}\n`);
+  w(`perpsim run: ${summary.scenario}, seed ${summary.seed}, ${summary.duration} of sim time → ${outDir}`);
+  w(`events ${summary.events} (trades ${summary.trades}, volume ${summary.volume} lots, liquidations ${summary.liquidations}), event log ${(summary.event_log_bytes / 1e6).toFixed(1)} MB`);
+  w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(summary.events / wallSeconds)} events/s, ${Math.round(simSeconds / wallSeconds)} sim-s per wall-s`);
+  w(`state_hash: ${summary.state_hash}`);
+  return 0;
+}
+
+/** Loads the scenario or says, in one line, why it cannot. */
+export function resolveScenario(nameOrFile: string): Scenario {
+  try {
+    return loadScenario(nameOrFile);
+  } catch (e) {
+    if (e instanceof ScenarioError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * Runs a scenario headless, as fast as the machine allows, writing `events.arrow` and
+ * `summary.json` to the output directory; progress goes to `progressOut`.
+ */
+export function executeRun(request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
+  const scenario = resolveScenario(request.scenario);
+  const sim = createSimulation(scenario, request);
+  const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
+  mkdirSync(outDir, { recursive: true });
+  const writer = new EventLogFileWriter(join(outDir, 'events.arrow'));
+  const facts = new StylizedFacts();
+  let recorder: EventLogRecorder;
+  try {
+    recorder = attachEventLog(sim.venue, {
+      onBatch: (batch) => {
+        observeEventBatch(facts, batch);
+        writer.write(batch);
+      },
+      reuseBuffers: true, // the writer has the bytes on disk before it returns
+      metadata: {
+        'perpsim.scenario': scenario.name,
+        'perpsim.seed': String(sim.seed),
+        'perpsim.sim_start': formatTimestampNs(sim.startNs),
+        'perpsim.sim_end': formatTimestampNs(sim.endNs),
+      },
+    });
+    runInSlices(sim, new Progress(progressOut, sim.startNs, sim.endNs, `perpsim run ${scenario.name}`));
+    recorder.flush();
+  } finally {
+    writer.close();
+  }
+  const summary = summarize(sim, scenario, recorder, writer.bytesWritten, facts);
+  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  return { summary, outDir, simNs: sim.endNs - sim.startNs };
+}
+
+/** Builds the simulation for a scenario with the request's seed and duration. */
+function createSimulation(scenario: Scenario, request: RunRequest): Simulation {
+  const options: { seed?: number; durationNs?: bigint } = {};
+  if (request.seed !== undefined) options.seed = request.seed;
+  if (request.durationNs !== undefined) options.durationNs = request.durationNs;
+  return buildSimulation(scenario, options);
+}
+
+/**
+ * Runs to the end in slices of sim time (1/500 of the run, between 1 s and 60 s), reporting
+ * progress between slices. Slicing never changes what runs: events keep their (time,
+ * insertion) order.
+ */
+function runInSlices(sim: Simulation, progress: Progress): void {
+  const span = sim.endNs - sim.startNs;
+  const second = 1_000_000_000n;
+  let slice = span / 500n;
+  if (slice < second) slice = second;
+  if (slice > 60n * second) slice = 60n * second;
+  sim.start();
+  for (let t = sim.startNs; t < sim.endNs; ) {
+    t = t + slice < sim.endNs ? t + slice : sim.endNs;
+    sim.runUntil(t);
+    progress.update(t);
+  }
+  progress.done();
+}
+
+function summarize(sim: Simulation, scenario: Scenario, recorder: EventLogRecorder, bytes: number, facts: StylizedFacts): RunSummary {
+  const volumeBySymbol = Object.fromEntries(sim.venue.markets.map((m) => [m.symbol, recorder.volumeLots.get(m.symbol) ?? 0]));
+  return {
+    scenario: scenario.name,
+    seed: sim.seed,
+    sim_start: formatTimestampNs(sim.startNs),
+    sim_end: formatTimestampNs(sim.endNs),
+    duration: formatDuration(sim.endNs - sim.startNs),
+    state_hash: sim.venue.stateHash(),
+    events: recorder.rows,
+    events_by_kind: { ...recorder.counts },
+    trades: recorder.counts.trade,
+    volume: Object.values(volumeBySymbol).reduce((a, b) => a + b, 0),
+    volume_by_symbol: volumeBySymbol,
+    liquidations: sim.venue.liquidationCount,
+    event_log: 'events.arrow',
+    event_log_bytes: bytes,
+    stylized_facts: factsBySymbol(facts),
+  };
+}
+
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-');
+}

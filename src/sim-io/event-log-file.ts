@@ -1,0 +1,128 @@
+import { closeSync, openSync, writevSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { AsyncByteQueue, RecordBatchFileWriter, RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
+import { readEventRecordsAsync, type EventRecord } from '../sim/event-log/reader.ts';
+
+/**
+ * The event log on disk: an Arrow IPC **file** (the random-access format, `ARROW1` magic and a
+ * footer; what `.arrow` conventionally means), written batch by batch as the recorder hands
+ * batches over, and read back batch by batch. Symbol, user and other dictionaries grow as
+ * delta dictionary batches. Bytes depend only on the batches: no wall time, no compression.
+ */
+
+/** A file that is not a readable event log: the message names the file and the problem. */
+export class EventLogError extends Error {}
+
+/** Collects the writer's chunks and writes them to a file descriptor synchronously. */
+class FileSink extends AsyncByteQueue {
+  private pending: Uint8Array[] = [];
+  bytesWritten = 0;
+
+  constructor(private readonly fd: number) {
+    super();
+  }
+
+  override write(value: ArrayBufferView | Uint8Array): void {
+    const bytes = value instanceof Uint8Array ? value : new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    if (bytes.byteLength > 0) this.pending.push(bytes);
+  }
+
+  /** Writes what the writer produced so far. */
+  flush(): void {
+    let chunks = this.pending;
+    this.pending = [];
+    while (chunks.length > 0) {
+      const batch = chunks.slice(0, 1024); // writev takes a bounded number of buffers
+      let written = writevSync(this.fd, batch);
+      this.bytesWritten += written;
+      // A short write leaves the rest of the chunks (and maybe part of one) to go.
+      let i = 0;
+      while (i < batch.length && written >= batch[i]!.byteLength) written -= batch[i++]!.byteLength;
+      chunks = i < batch.length ? [batch[i]!.subarray(written), ...batch.slice(i + 1), ...chunks.slice(1024)] : chunks.slice(1024);
+    }
+  }
+
+  override close(): void {
+    this.flush();
+    closeSync(this.fd);
+    super.close();
+  }
+}
+
+/**
+ * Writes record batches of one schema to `path` as an Arrow IPC file, incrementally: each batch
+ * goes to disk as it arrives. The first batch fixes the schema; write at least one.
+ */
+export class EventLogFileWriter {
+  private readonly sink: FileSink;
+  private readonly writer = new RecordBatchFileWriter();
+  private closed = false;
+
+  /** Creates (or truncates) `path`. */
+  constructor(readonly path: string) {
+    this.sink = new FileSink(openSync(path, 'w'));
+    this.writer.reset(this.sink);
+  }
+
+  /** Appends one batch (and any new dictionary entries) to the file. */
+  write(batch: RecordBatch): void {
+    if (this.closed) throw new Error(`${this.path}: event log already closed`);
+    this.writer.write(batch);
+    this.sink.flush();
+  }
+
+  /** Writes the footer and closes the file. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.writer.close();
+  }
+
+  /** Bytes written so far. */
+  get bytesWritten(): number {
+    return this.sink.bytesWritten;
+  }
+}
+
+/** An event log opened for reading: its schema metadata and its batches, read one at a time. */
+export interface EventLogFile {
+  readonly schema: Schema;
+  /** `perpsim.*` schema metadata (scenario, seed, tick sizes, ...). */
+  readonly metadata: ReadonlyMap<string, string>;
+  batches(): AsyncIterable<RecordBatch>;
+  records(): AsyncIterable<EventRecord>;
+  close(): Promise<void>;
+}
+
+/** Opens an event log written by `EventLogFileWriter` (or any Arrow IPC file of that schema). */
+export async function openEventLog(path: string): Promise<EventLogFile> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, 'r');
+  } catch (e) {
+    throw new EventLogError(`${path}: cannot open (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    const reader = await RecordBatchReader.from(handle);
+    await reader.open();
+    if (!reader.isFile()) throw new EventLogError(`${path}: an Arrow stream, not an Arrow IPC file`);
+    const schema = reader.schema;
+    if (schema.metadata.get('perpsim.event_log') === undefined || schema.fields.every((f) => f.name !== 'ts_ns')) {
+      throw new EventLogError(`${path}: an Arrow file, but not a perpsim event log`);
+    }
+    return {
+      schema,
+      metadata: schema.metadata,
+      batches: () => reader,
+      records: () => readEventRecordsAsync(reader),
+      close: async () => {
+        await reader.cancel();
+        await handle.close().catch(() => undefined);
+      },
+    };
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    if (e instanceof EventLogError) throw e;
+    throw new EventLogError(`${path}: not an Arrow IPC file (${(e as Error).message.split('\n')[0]})`);
+  }
+}

@@ -1,0 +1,302 @@
+import { Bool, Dictionary, Int32, Int64, Int8, Uint32, Utf8, Vector, makeData, type Data, type DataType } from 'apache-arrow';
+
+/**
+ * Column builders for the event log: fixed-capacity typed arrays filled row by row, handed to
+ * Arrow as `Data` once per batch without copying.
+ *
+ * A column is null wherever a row does not set it: validity bits start at 0 and `set*` turns
+ * one on, so a row pays only for the columns it fills. After `finish` a builder starts the
+ * next batch with zeroed arrays: fresh ones by default, or (with `reuse`) the same ones
+ * cleared by `recycle()`, which spares the garbage collector gigabytes over a long run but
+ * overwrites the batch handed out last. Either way a batch's bytes never depend on an
+ * earlier batch.
+ */
+
+const TWO_32 = 2 ** 32;
+
+/** Validity bitmap plus the count of set cells, shared by every builder. */
+export abstract class Column<T extends Data = Data> {
+  /** The column's Arrow type (one instance, shared by the schema and every batch). */
+  abstract readonly type: DataType;
+  protected valid: Uint8Array;
+  protected setCount = 0;
+
+  /**
+   * @param capacity rows per batch.
+   * @param reuse keep the arrays, cleared by `recycle()`, instead of allocating new ones.
+   */
+  constructor(
+    protected readonly capacity: number,
+    protected readonly reuse = false,
+  ) {
+    this.valid = new Uint8Array(bitmapBytes(capacity));
+  }
+
+  protected markValid(row: number): void {
+    this.valid[row >> 3]! |= 1 << (row & 7);
+    this.setCount++;
+  }
+
+  /**
+   * The batch's `rows` cells as Arrow data. Without `reuse` the builder starts the next batch
+   * on fresh arrays at once; with `reuse` the data stays valid until `recycle()`, which must
+   * come before the next `set`.
+   */
+  finish(rows: number): T {
+    const data = this.toData(rows, this.valid.subarray(0, bitmapBytes(rows)), rows - this.setCount);
+    this.setCount = 0;
+    if (!this.reuse) {
+      this.valid = new Uint8Array(bitmapBytes(this.capacity));
+      this.reset();
+    }
+    return data;
+  }
+
+  /** With `reuse`: clears the arrays of the batch handed out last, for the next one. */
+  recycle(): void {
+    if (!this.reuse) return;
+    this.valid.fill(0);
+    this.reset();
+  }
+
+  protected abstract toData(rows: number, validity: Uint8Array, nullCount: number): T;
+  protected abstract reset(): void;
+}
+
+function bitmapBytes(rows: number): number {
+  return ((rows + 63) >> 6) << 3; // whole 64-bit words, as Arrow pads them
+}
+
+/**
+ * Signed 64-bit integers. `setNumber` takes any safe integer and writes its two 32-bit halves
+ * directly, avoiding a bigint per cell; `setBigInt` takes exact bigints (timestamps).
+ */
+export class Int64Column extends Column {
+  readonly type = new Int64();
+  private values: BigInt64Array;
+  private halves: Int32Array;
+
+  constructor(capacity: number, reuse = false) {
+    super(capacity, reuse);
+    this.values = new BigInt64Array(capacity);
+    this.halves = new Int32Array(this.values.buffer);
+  }
+
+  /** Sets a safe integer (may be negative). */
+  setNumber(row: number, value: number): void {
+    const hi = Math.floor(value / TWO_32);
+    this.halves[row * 2] = value - hi * TWO_32; // wraps to the low word's bit pattern
+    this.halves[row * 2 + 1] = hi;
+    this.markValid(row);
+  }
+
+  /** Sets the two 32-bit halves of a value computed elsewhere (`hi` signed, `lo` unsigned). */
+  setHalves(row: number, hi: number, lo: number): void {
+    this.halves[row * 2] = lo;
+    this.halves[row * 2 + 1] = hi;
+    this.markValid(row);
+  }
+
+  protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
+    return makeData({ type: this.type, length: rows, nullCount, nullBitmap, data: this.values.subarray(0, rows) });
+  }
+
+  protected reset(): void {
+    if (this.reuse) {
+      this.values.fill(0n);
+      return;
+    }
+    this.values = new BigInt64Array(this.capacity);
+    this.halves = new Int32Array(this.values.buffer);
+  }
+}
+
+/** Unsigned 32-bit integers (row numbers). */
+export class Uint32Column extends Column {
+  readonly type = new Uint32();
+  private values: Uint32Array;
+
+  constructor(capacity: number, reuse = false) {
+    super(capacity, reuse);
+    this.values = new Uint32Array(capacity);
+  }
+
+  set(row: number, value: number): void {
+    this.values[row] = value;
+    this.markValid(row);
+  }
+
+  protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
+    return makeData({ type: this.type, length: rows, nullCount, nullBitmap, data: this.values.subarray(0, rows) });
+  }
+
+  protected reset(): void {
+    this.values = this.reuse ? this.values.fill(0) : new Uint32Array(this.capacity);
+  }
+}
+
+/** Booleans, bit-packed. */
+export class BoolColumn extends Column {
+  readonly type = new Bool();
+  private bits: Uint8Array;
+
+  constructor(capacity: number, reuse = false) {
+    super(capacity, reuse);
+    this.bits = new Uint8Array(bitmapBytes(capacity));
+  }
+
+  set(row: number, value: boolean): void {
+    if (value) this.bits[row >> 3]! |= 1 << (row & 7);
+    this.markValid(row);
+  }
+
+  protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
+    return makeData({ type: this.type, length: rows, nullCount, nullBitmap, data: this.bits.subarray(0, bitmapBytes(rows)) });
+  }
+
+  protected reset(): void {
+    this.bits = this.reuse ? this.bits.fill(0) : new Uint8Array(bitmapBytes(this.capacity));
+  }
+}
+
+/** UTF-8 strings: offsets plus a growing byte buffer (ASCII written directly). */
+export class Utf8Column extends Column {
+  readonly type = new Utf8();
+  private offsets: Int32Array;
+  private bytes: Uint8Array;
+  private byteLength = 0;
+  /** Rows whose end offset is written: offsets[0..filled] are final. */
+  private filled = 0;
+  private static readonly encoder = new TextEncoder();
+
+  constructor(capacity: number, reuse = false) {
+    super(capacity, reuse);
+    this.offsets = new Int32Array(capacity + 1);
+    this.bytes = new Uint8Array(capacity * 16);
+  }
+
+  set(row: number, text: string): void {
+    this.fillTo(row);
+    const n = text.length;
+    if (this.byteLength + n * 3 > this.bytes.length) this.grow(this.byteLength + n * 3);
+    let at = this.byteLength;
+    let ascii = true;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0x7f) {
+        ascii = false;
+        break;
+      }
+      this.bytes[at++] = c;
+    }
+    if (!ascii) at = this.byteLength + Utf8Column.encoder.encodeInto(text, this.bytes.subarray(this.byteLength)).written;
+    this.byteLength = at;
+    this.offsets[row + 1] = at;
+    this.filled = row + 1;
+    this.markValid(row);
+  }
+
+  protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
+    this.fillTo(rows);
+    return makeData({
+      type: this.type,
+      length: rows,
+      nullCount,
+      nullBitmap,
+      valueOffsets: this.offsets.subarray(0, rows + 1),
+      data: this.bytes.subarray(0, this.byteLength),
+    });
+  }
+
+  protected reset(): void {
+    if (this.reuse) {
+      this.offsets.fill(0);
+      this.bytes.fill(0, 0, this.byteLength);
+    } else {
+      this.offsets = new Int32Array(this.capacity + 1);
+      this.bytes = new Uint8Array(this.capacity * 16);
+    }
+    this.byteLength = 0;
+    this.filled = 0;
+  }
+
+  /** Null rows before `row` end where the last value ended. */
+  private fillTo(row: number): void {
+    for (let r = this.filled; r < row; r++) this.offsets[r + 1] = this.byteLength;
+    if (row > this.filled) this.filled = row;
+  }
+
+  private grow(atLeast: number): void {
+    const next = new Uint8Array(Math.max(atLeast, this.bytes.length * 2));
+    next.set(this.bytes.subarray(0, this.byteLength));
+    this.bytes = next;
+  }
+}
+
+/**
+ * Dictionary-encoded strings. Values known up front are `seed`ed, so the first batch carries
+ * the whole dictionary. A value first seen later adds a chunk to the dictionary vector in the
+ * batch that brought it; the first chunk never changes, so Arrow's writer emits the later
+ * chunks as delta dictionary batches (allowed in the IPC file format).
+ */
+export class DictionaryColumn extends Column {
+  readonly type: Dictionary<Utf8, Int8 | Int32>;
+  private indices: Int8Array | Int32Array;
+  private readonly codes = new Map<string, number>();
+  private readonly fresh: string[] = [];
+  private readonly chunks: Data<Utf8>[] = [];
+  private readonly maxCodes: number;
+
+  /** @param id the dictionary id in the schema (fixed, so files never depend on a global counter). */
+  constructor(capacity: number, id: number, width: 8 | 32, reuse = false) {
+    super(capacity, reuse);
+    this.type = new Dictionary(new Utf8(), width === 8 ? new Int8() : new Int32(), id);
+    this.maxCodes = width === 8 ? 127 : 2 ** 31 - 1;
+    this.indices = this.newIndices();
+  }
+
+  /** Adds `values` to the dictionary (those not in it yet), so they get the lowest codes. */
+  seed(values: Iterable<string>): void {
+    for (const value of values) this.codeOf(value);
+  }
+
+  set(row: number, value: string): void {
+    this.indices[row] = this.codeOf(value);
+    this.markValid(row);
+  }
+
+  private codeOf(value: string): number {
+    let code = this.codes.get(value);
+    if (code === undefined) {
+      code = this.codes.size;
+      if (code >= this.maxCodes) throw new RangeError(`too many distinct values in dictionary ${this.type.id}`);
+      this.codes.set(value, code);
+      this.fresh.push(value);
+    }
+    return code;
+  }
+
+  protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
+    if (this.fresh.length > 0 || this.chunks.length === 0) {
+      this.chunks.push(utf8Data(this.fresh));
+      this.fresh.length = 0;
+    }
+    const dictionary = new Vector([...this.chunks]);
+    return makeData({ type: this.type, length: rows, nullCount, nullBitmap, data: this.indices.subarray(0, rows), dictionary });
+  }
+
+  protected reset(): void {
+    this.indices = this.reuse ? this.indices.fill(0) : this.newIndices();
+  }
+
+  private newIndices(): Int8Array | Int32Array {
+    return this.type.indices.bitWidth === 8 ? new Int8Array(this.capacity) : new Int32Array(this.capacity);
+  }
+}
+
+/** A non-null UTF-8 vector of `values`. */
+function utf8Data(values: string[]): Data<Utf8> {
+  const column = new Utf8Column(Math.max(values.length, 1));
+  values.forEach((v, i) => column.set(i, v));
+  return column.finish(values.length) as Data<Utf8>;
+}

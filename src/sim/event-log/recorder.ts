@@ -1,0 +1,295 @@
+import type { RecordBatch } from 'apache-arrow';
+import type { OrderFeed, TradeRecord, VenueListener } from '../../venue/feeds.ts';
+import type { Market } from '../../venue/market.ts';
+import type { Venue } from '../../venue/venue.ts';
+import { EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
+
+/** Rows per record batch unless told otherwise. */
+export const DEFAULT_BATCH_ROWS = 65_536;
+
+/** How an `EventLogRecorder` hands over its batches. */
+export interface EventLogRecorderOptions {
+  /** Called with each full batch (and the last, partial one on `flush`), in order. */
+  onBatch(batch: RecordBatch): void;
+  /** Rows per batch (default 65,536): bounds the memory the log holds. */
+  batchRows?: number;
+  /**
+   * Reuse the column arrays for the next batch (default false). Much lighter on the garbage
+   * collector, but a batch is only valid until `onBatch` returns: set it when `onBatch`
+   * consumes the batch at once, as `EventLogFileWriter.write` does.
+   */
+  reuseBuffers?: boolean;
+  /** Extra schema metadata (`perpsim.*` keys are added); keep it deterministic. */
+  metadata?: Record<string, string>;
+}
+
+/** The last book row written for a market, to skip book changes the log cannot see. */
+interface BookRow {
+  bid: number;
+  bidQty: number;
+  ask: number;
+  askQty: number;
+  bidDepth: number;
+  askDepth: number;
+}
+
+const TWO_32 = 2 ** 32;
+
+/**
+ * Records everything a venue announces as rows of the event log (see `schema.ts`), building
+ * Arrow columns in memory and handing over a record batch every `batchRows` rows.
+ *
+ * A `book` row is written only when what it shows (touch and top-five depth) changed, an
+ * `index` row only when the index moved, and a `mark` row once per mark record. Use
+ * `attachEventLog` (subscribe + `snapshot`) before running the clock, and call `flush()` at
+ * the end. Nothing in the log depends on wall time.
+ */
+export class EventLogRecorder implements VenueListener {
+  private readonly cols: EventColumns;
+  private readonly capacity: number;
+  private readonly onBatch: (batch: RecordBatch) => void;
+  private row = -1;
+  private rowsInBatch = 0;
+  private batches = 0;
+  private lastSec = NaN;
+  private lastNanos = NaN;
+  private tsHi = 0;
+  private tsLo = 0;
+  private readonly tops: BookRow[];
+  private readonly lastIndex: number[];
+  private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
+  /** Rows written so far, by kind. */
+  readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
+  /** Lots traded, by symbol. */
+  readonly volumeLots = new Map<string, number>();
+
+  constructor(
+    private readonly venue: Venue,
+    options: EventLogRecorderOptions,
+  ) {
+    this.capacity = options.batchRows ?? DEFAULT_BATCH_ROWS;
+    if (!Number.isSafeInteger(this.capacity) || this.capacity < 1) throw new RangeError(`batchRows must be a positive integer, got ${this.capacity}`);
+    this.onBatch = options.onBatch;
+    const tickSizes = Object.fromEntries(venue.markets.map((m) => [m.symbol, m.instrument.tick.text]));
+    const metadata = new Map<string, string>([
+      ['perpsim.event_log', EVENT_LOG_VERSION],
+      ['perpsim.tick_sizes', JSON.stringify(tickSizes)],
+      ...Object.entries(options.metadata ?? {}),
+    ]);
+    this.cols = new EventColumns(this.capacity, metadata, options.reuseBuffers === true);
+    const symbols = venue.markets.map((m) => m.symbol);
+    const users = venue.accounts.map((a) => a.username);
+    this.cols.symbol.seed(symbols);
+    this.cols.user.seed(users);
+    this.cols.maker_user.seed(users);
+    this.tops = venue.markets.map(() => ({ bid: NaN, bidQty: NaN, ask: NaN, askQty: NaN, bidDepth: NaN, askDepth: NaN }));
+    this.lastIndex = venue.markets.map(() => NaN);
+    this.lastMark = venue.markets.map(() => ({ sec: NaN, nanos: NaN, markTicks: NaN }));
+  }
+
+  /**
+   * Writes one `state` and one `index` row per market with their current values, so the log
+   * alone tells where the run started. Call once, before the run (`attachEventLog` does).
+   */
+  snapshot(): void {
+    for (const market of this.venue.markets) {
+      this.instrumentStateChanged(market);
+      this.indexChanged(market);
+    }
+  }
+
+  /** The Arrow schema every batch carries. */
+  get schema() {
+    return this.cols.schema;
+  }
+
+  /** Rows written so far. */
+  get rows(): number {
+    return this.row + 1;
+  }
+
+  orderFeed(userId: number, feed: OrderFeed): void {
+    const c = this.cols;
+    const r = this.begin('feed');
+    c.feed.set(r, feed.t);
+    c.user.set(r, this.venue.accounts[userId]!.username);
+    const o = feed.o;
+    if (o !== undefined) {
+      c.order_id.set(r, o.oid);
+      c.symbol.set(r, o.s);
+      c.state.set(r, o.o);
+      c.side.set(r, o.d);
+      c.tif.set(r, o.tif);
+      c.liquidation.set(r, o.liq);
+      c.price.set(r, o.p);
+      const ticks = this.venue.market(o.s)?.instrument.tick.toTicks(o.p);
+      if (ticks !== undefined) c.price_ticks.setNumber(r, ticks);
+      if (Number.isSafeInteger(o.q)) c.qty.setNumber(r, o.q); // a rejected order may carry any number
+      c.filled.setNumber(r, o.xq);
+    } else if (feed.oid !== undefined) {
+      c.order_id.set(r, feed.oid);
+    }
+    const reason = feed.r ?? feed.xr;
+    if (reason !== undefined) c.reason.set(r, reason);
+    if (feed.xs !== undefined) this.setTradeId(r, feed.xs.tid);
+    this.end();
+  }
+
+  trade(t: TradeRecord, market: Market): void {
+    const c = this.cols;
+    const r = this.begin('trade');
+    const accounts = this.venue.accounts;
+    c.symbol.set(r, t.symbol);
+    this.setTradeId(r, t.tid);
+    c.price_ticks.setNumber(r, t.priceTicks);
+    c.price.set(r, market.instrument.tick.toPrice(t.priceTicks));
+    c.qty.setNumber(r, t.qtyLots);
+    c.side.set(r, t.takerSide);
+    c.order_id.set(r, t.takerOrderId);
+    c.user.set(r, accounts[t.takerUserId]!.username);
+    c.maker_order_id.set(r, t.makerOrderId);
+    c.maker_user.set(r, accounts[t.makerUserId]!.username);
+    this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
+    this.end();
+  }
+
+  bookChanged(market: Market): void {
+    const { bids, asks } = market.book.l2(5);
+    const top = this.tops[market.index]!;
+    const bid = bids[0]?.priceTicks ?? NaN;
+    const bidQty = bids[0]?.qtyLots ?? NaN;
+    const ask = asks[0]?.priceTicks ?? NaN;
+    const askQty = asks[0]?.qtyLots ?? NaN;
+    let bidDepth = 0;
+    let askDepth = 0;
+    for (const level of bids) bidDepth += level.qtyLots;
+    for (const level of asks) askDepth += level.qtyLots;
+    if (same(top.bid, bid) && same(top.ask, ask) && same(top.bidQty, bidQty) && same(top.askQty, askQty) && top.bidDepth === bidDepth && top.askDepth === askDepth) {
+      return;
+    }
+    Object.assign(top, { bid, bidQty, ask, askQty, bidDepth, askDepth });
+    const c = this.cols;
+    const r = this.begin('book');
+    c.symbol.set(r, market.symbol);
+    if (bids.length > 0) {
+      c.bid_ticks.setNumber(r, bid);
+      c.bid_qty.setNumber(r, bidQty);
+    }
+    if (asks.length > 0) {
+      c.ask_ticks.setNumber(r, ask);
+      c.ask_qty.setNumber(r, askQty);
+    }
+    c.bid_depth5.setNumber(r, bidDepth);
+    c.ask_depth5.setNumber(r, askDepth);
+    this.end();
+  }
+
+  markRecorded(market: Market): void {
+    // A funding on a minute boundary re-announces that instant's record: write it once.
+    const last = market.markHistory[market.markHistory.length - 1];
+    const seen = this.lastMark[market.index]!;
+    if (last !== undefined && last.sec === seen.sec && last.nanos === seen.nanos && last.markTicks === seen.markTicks) return;
+    if (last !== undefined) Object.assign(seen, last);
+    this.marketRow('mark', market);
+    this.end();
+  }
+
+  fundingSettled(market: Market): void {
+    const r = this.marketRow('funding', market);
+    const last = market.fundingHistory[market.fundingHistory.length - 1];
+    if (last !== undefined) this.cols.funding_rate.set(r, last.fundingRate);
+    this.end();
+  }
+
+  indexChanged(market: Market): void {
+    if (this.lastIndex[market.index] === market.indexTicks) return;
+    this.lastIndex[market.index] = market.indexTicks;
+    this.marketRow('index', market);
+    this.end();
+  }
+
+  instrumentStateChanged(market: Market): void {
+    const r = this.begin('state');
+    this.cols.symbol.set(r, market.symbol);
+    this.cols.state.set(r, market.state);
+    this.end();
+  }
+
+  /**
+   * Hands over the rows not yet in a batch. Call once the run is over. A log that never had a
+   * row still gets one (empty) batch, so a file always carries the schema.
+   */
+  flush(): void {
+    if (this.rowsInBatch === 0 && this.batches > 0) return;
+    const rows = this.rowsInBatch;
+    this.rowsInBatch = 0;
+    this.batches++;
+    this.onBatch(this.cols.finish(rows));
+    this.cols.recycle();
+  }
+
+  /** Trade ids are counter strings ("1", "2", ...): stored as integers. */
+  private setTradeId(row: number, tid: string): void {
+    const n = Number(tid);
+    if (Number.isSafeInteger(n)) this.cols.trade_id.setNumber(row, n);
+  }
+
+  /** A row with symbol, mark and index set. */
+  private marketRow(kind: EventKind, market: Market): number {
+    const c = this.cols;
+    const r = this.begin(kind);
+    c.symbol.set(r, market.symbol);
+    c.mark_ticks.setNumber(r, market.markTicks);
+    c.index_ticks.setNumber(r, market.indexTicks);
+    return r;
+  }
+
+  /** Starts a row: sets seq, ts_ns and kind; returns the row's index within the batch. */
+  private begin(kind: EventKind): number {
+    const r = this.rowsInBatch;
+    this.row++;
+    this.counts[kind]++;
+    const clock = this.venue.clock;
+    if (clock.nowSec !== this.lastSec || clock.nowNanos !== this.lastNanos) {
+      this.lastSec = clock.nowSec;
+      this.lastNanos = clock.nowNanos;
+      [this.tsHi, this.tsLo] = splitTimestamp(this.lastSec, this.lastNanos);
+    }
+    const c = this.cols;
+    c.seq.set(r, this.row);
+    c.ts_ns.setHalves(r, this.tsHi, this.tsLo);
+    c.kind.set(r, kind);
+    return r;
+  }
+
+  /** Ends the row begun last; hands over a full batch. */
+  private end(): void {
+    if (++this.rowsInBatch === this.capacity) this.flush();
+  }
+}
+
+function same(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
+}
+
+/**
+ * `sec × 10^9 + nanos` as the signed high and unsigned low 32-bit words of an int64, exactly,
+ * without bigint (every intermediate stays below 2^53). Needs 0 ≤ sec < 2^37.
+ */
+export function splitTimestamp(sec: number, nanos: number): [hi: number, lo: number] {
+  const secHi = Math.floor(sec / 65_536);
+  const a = secHi * 1e9; // × 2^16
+  const b = (sec - secHi * 65_536) * 1e9 + nanos;
+  const aHi = Math.floor(a / 65_536);
+  const low = (a - aHi * 65_536) * 65_536 + b;
+  const carry = Math.floor(low / TWO_32);
+  return [aHi + carry, low - carry * TWO_32];
+}
+
+/** Creates a recorder for `venue`, subscribes it and writes the opening snapshot. */
+export function attachEventLog(venue: Venue, options: EventLogRecorderOptions): EventLogRecorder {
+  const recorder = new EventLogRecorder(venue, options);
+  venue.subscribe(recorder);
+  recorder.snapshot();
+  return recorder;
+}

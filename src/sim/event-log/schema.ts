@@ -1,0 +1,140 @@
+import { Field, RecordBatch, Schema, Struct, makeData, type Data } from 'apache-arrow';
+import { CANCEL_REASONS, INSTRUMENT_STATES, ORDER_STATES, REJECT_REASONS } from '../../core/types.ts';
+import { BoolColumn, DictionaryColumn, Int64Column, Uint32Column, Utf8Column, type Column } from './columns.ts';
+
+/**
+ * The event log's one table: a row per thing the venue announced, in the order it announced
+ * them. Columns a kind of row does not use are null.
+ *
+ * | kind | columns set (besides `seq`, `ts_ns`, `kind`) |
+ * | --- | --- |
+ * | `feed` | `user` (recipient), `order_id`, `feed`, and from the order it carries: `symbol`, `state`, `side`, `tif`, `liquidation`, `price`, `price_ticks`, `qty`, `filled`; `reason` (`r` or `xr`); `trade_id` on fills |
+ * | `trade` | `symbol`, `trade_id`, `price`, `price_ticks`, `qty`, `side` (taker's), `order_id` + `user` (taker), `maker_order_id` + `maker_user` |
+ * | `book` | `symbol`, `bid_ticks`, `bid_qty`, `ask_ticks`, `ask_qty` (null when the side is empty), `bid_depth5`, `ask_depth5` (lots in the best five levels) |
+ * | `mark` | `symbol`, `mark_ticks`, `index_ticks` (a mark-to-market record) |
+ * | `funding` | `symbol`, `funding_rate` (decimal text), `index_ticks` (the benchmark), `mark_ticks` |
+ * | `index` | `symbol`, `index_ticks`, `mark_ticks` (after the index moved) |
+ * | `state` | `symbol`, `state` (the instrument's new state) |
+ */
+export const EVENT_KINDS = ['feed', 'trade', 'book', 'mark', 'funding', 'index', 'state'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Version of the column layout, stored in the schema metadata (`perpsim.event_log`). */
+export const EVENT_LOG_VERSION = '1';
+
+/** The builders of one batch, one per column, in schema order. */
+export class EventColumns {
+  /** Row number in the whole log, from 0. */
+  readonly seq: Uint32Column;
+  /** Sim time, integer nanoseconds since the Unix epoch. */
+  readonly ts_ns: Int64Column;
+  readonly kind: DictionaryColumn;
+  readonly symbol: DictionaryColumn;
+  /** Username: the feed's recipient, or a trade's taker. */
+  readonly user: DictionaryColumn;
+  /** Wire order id: the feed's order (`oid` of a cancel reject), or a trade's taker order. */
+  readonly order_id: Utf8Column;
+  /** Feed type letter: n j p f c x e d r. */
+  readonly feed: DictionaryColumn;
+  /** Order state after the feed, or the instrument's state on `state` rows. */
+  readonly state: DictionaryColumn;
+  /** B or S: the order's side, or a trade's taker side. */
+  readonly side: DictionaryColumn;
+  readonly tif: DictionaryColumn;
+  readonly liquidation: BoolColumn;
+  /** Price in ticks (null for a price off the tick grid). */
+  readonly price_ticks: Int64Column;
+  /** The same price as minimal decimal text, exactly as the wire shows it. */
+  readonly price: Utf8Column;
+  /** Order quantity, or a trade's quantity, lots. */
+  readonly qty: Int64Column;
+  /** Lots filled so far (the order's `xq`). */
+  readonly filled: Int64Column;
+  /** Reject reason (`r`) or cancel reason (`xr`). */
+  readonly reason: DictionaryColumn;
+  readonly trade_id: Int64Column;
+  readonly maker_order_id: Utf8Column;
+  readonly maker_user: DictionaryColumn;
+  readonly bid_ticks: Int64Column;
+  readonly bid_qty: Int64Column;
+  readonly ask_ticks: Int64Column;
+  readonly ask_qty: Int64Column;
+  readonly bid_depth5: Int64Column;
+  readonly ask_depth5: Int64Column;
+  readonly mark_ticks: Int64Column;
+  readonly index_ticks: Int64Column;
+  /** Funding rate of the settlement, decimal text. */
+  readonly funding_rate: Utf8Column;
+  readonly schema: Schema;
+
+  /** @param reuse see `Column`: clear and keep the arrays between batches. */
+  constructor(capacity: number, metadata: ReadonlyMap<string, string>, reuse = false) {
+    const dict = (id: number, width: 8 | 32) => new DictionaryColumn(capacity, id, width, reuse);
+    const i64 = () => new Int64Column(capacity, reuse);
+    const utf8 = () => new Utf8Column(capacity, reuse);
+    this.seq = new Uint32Column(capacity, reuse);
+    this.ts_ns = i64();
+    this.kind = dict(0, 8);
+    this.symbol = dict(1, 32);
+    this.user = dict(2, 32);
+    this.order_id = utf8();
+    this.feed = dict(3, 8);
+    this.state = dict(4, 8);
+    this.side = dict(5, 8);
+    this.tif = dict(6, 8);
+    this.liquidation = new BoolColumn(capacity, reuse);
+    this.price_ticks = i64();
+    this.price = utf8();
+    this.qty = i64();
+    this.filled = i64();
+    this.reason = dict(7, 8);
+    this.trade_id = i64();
+    this.maker_order_id = utf8();
+    this.maker_user = dict(8, 32);
+    this.bid_ticks = i64();
+    this.bid_qty = i64();
+    this.ask_ticks = i64();
+    this.ask_qty = i64();
+    this.bid_depth5 = i64();
+    this.ask_depth5 = i64();
+    this.mark_ticks = i64();
+    this.index_ticks = i64();
+    this.funding_rate = utf8();
+    // Fixed vocabularies first, so codes are stable and the first batch has every value.
+    this.kind.seed(EVENT_KINDS);
+    this.feed.seed(['n', 'j', 'p', 'f', 'c', 'x', 'e', 'd', 'r']);
+    this.state.seed([...ORDER_STATES, ...INSTRUMENT_STATES]);
+    this.side.seed(['B', 'S']);
+    this.tif.seed(['GTC', 'IOC', 'UNDEFINED']);
+    this.reason.seed([...REJECT_REASONS, ...CANCEL_REASONS, 'UNKNOWN_ORDER']);
+    const required = new Set(['seq', 'ts_ns', 'kind']);
+    const fields = this.columns().map(([name, column]) => {
+      return new Field(name, column.type, !required.has(name));
+    });
+    this.schema = new Schema(fields, new Map(metadata));
+  }
+
+  /** The batch's rows as a record batch; every builder starts the next batch empty. */
+  finish(rows: number): RecordBatch {
+    const children: Data[] = this.columns().map(([, column]) => column.finish(rows));
+    const data = makeData({ type: new Struct(this.schema.fields), length: rows, nullCount: 0, children });
+    return new RecordBatch(this.schema, data);
+  }
+
+  /** With reuse: clears every builder once the batch handed out last is no longer needed. */
+  recycle(): void {
+    for (const [, column] of this.columns()) column.recycle();
+  }
+
+  private columns(): [string, Column][] {
+    return [
+      ['seq', this.seq], ['ts_ns', this.ts_ns], ['kind', this.kind], ['symbol', this.symbol], ['user', this.user],
+      ['order_id', this.order_id], ['feed', this.feed], ['state', this.state], ['side', this.side], ['tif', this.tif],
+      ['liquidation', this.liquidation], ['price_ticks', this.price_ticks], ['price', this.price], ['qty', this.qty],
+      ['filled', this.filled], ['reason', this.reason], ['trade_id', this.trade_id], ['maker_order_id', this.maker_order_id],
+      ['maker_user', this.maker_user], ['bid_ticks', this.bid_ticks], ['bid_qty', this.bid_qty], ['ask_ticks', this.ask_ticks],
+      ['ask_qty', this.ask_qty], ['bid_depth5', this.bid_depth5], ['ask_depth5', this.ask_depth5],
+      ['mark_ticks', this.mark_ticks], ['index_ticks', this.index_ticks], ['funding_rate', this.funding_rate],
+    ];
+  }
+}
