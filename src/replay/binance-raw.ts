@@ -1,0 +1,240 @@
+import { TickSize } from '../core/price.ts';
+import type { Side } from '../core/types.ts';
+import type { ByteSource } from './byte-source.ts';
+import { fileSource } from './file-source.ts';
+import { ChunkedStream } from './chunked-stream.ts';
+import { decimalSteps } from './fields.ts';
+import type { Level } from './levels.ts';
+import { ReplayError, RowErrors } from './replay-error.ts';
+
+/**
+ * Streaming reader of Binance futures websocket captures as hftbacktest's collector writes
+ * them (gzip text, one message a line): `<receipt ns> <raw JSON>`, where the JSON is a
+ * combined-stream envelope (`<sym>@depth@0ms`, `<sym>@trade`, `<sym>@bookTicker`) or the one
+ * REST depth snapshot (`{"lastUpdateId", "E", "T", "bids", "asks"}`). Events come in file
+ * order; apply Binance's depth rule with `BinanceDepthSync`.
+ */
+
+interface Common {
+  /** Receipt time (first column), exact ns. */
+  localTsNs: bigint;
+  /** `E`: event (push) time, ms → ns. */
+  eventTsNs: bigint;
+  /** `T`: matching-engine time, ms → ns. */
+  transactTsNs: bigint;
+  /** 1-based line in the (decompressed) file. */
+  line: number;
+}
+
+/** A diff-depth message: absolute new quantities (0 removes the level) for update ids U..u. */
+export interface BinanceDepthDiff extends Common {
+  kind: 'depth';
+  firstUpdateId: number;
+  finalUpdateId: number;
+  /** `pu`: the final update id of the previous diff; the chain check. */
+  prevFinalUpdateId: number;
+  bids: Level[];
+  asks: Level[];
+}
+
+/** One trade; `takerSide` is 'S' when the buyer was the maker (`m`). */
+export interface BinanceTrade extends Common {
+  kind: 'trade';
+  tradeId: number;
+  priceTicks: number;
+  qtyLots: number;
+  takerSide: Side;
+}
+
+/** Best bid and ask after update `updateId`. */
+export interface BinanceBookTicker extends Common {
+  kind: 'bookTicker';
+  updateId: number;
+  bidPriceTicks: number;
+  bidQtyLots: number;
+  askPriceTicks: number;
+  askQtyLots: number;
+}
+
+/** The REST depth snapshot, complete up to `lastUpdateId`. */
+export interface BinanceDepthSnapshot extends Common {
+  kind: 'depthSnapshot';
+  lastUpdateId: number;
+  bids: Level[];
+  asks: Level[];
+}
+
+/** Any line of a capture, by `kind`. */
+export type BinanceRawEvent = BinanceDepthDiff | BinanceTrade | BinanceBookTicker | BinanceDepthSnapshot;
+
+/** Instrument units and bad-line handling. */
+export interface BinanceRawOptions {
+  /** Price tick, e.g. `"0.1"` for BTCUSDT, `"0.01"` for ETHUSDT. */
+  tickSize: string | TickSize;
+  /** Quantity step, e.g. `"0.001"` (USD-M BTC), `"1"` (COIN-M contracts). */
+  lotSize: string | TickSize;
+  /** Count undecodable lines (or other streams) in `errors` and go on, instead of throwing. */
+  skipBadRows?: boolean;
+}
+
+/** The stream of events plus its bad-line counts (filled while iterating). */
+export interface BinanceRawStream extends ChunkedStream<BinanceRawEvent> {
+  readonly errors: RowErrors;
+}
+
+/** Reads a capture file (gzip or plain) line by line. */
+export function readBinanceRaw(source: string | ByteSource, options: BinanceRawOptions): BinanceRawStream {
+  const bytes = typeof source === 'string' ? fileSource(source) : source;
+  const errors = new RowErrors(options.skipBadRows ?? false);
+  const tick = typeof options.tickSize === 'string' ? new TickSize(options.tickSize) : options.tickSize;
+  const lot = typeof options.lotSize === 'string' ? new TickSize(options.lotSize) : options.lotSize;
+  const stream = new ChunkedStream(() => events(bytes, new LineDecoder(bytes.name, tick, lot), errors)) as BinanceRawStream;
+  return Object.assign(stream, { errors });
+}
+
+async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErrors): AsyncGenerator<BinanceRawEvent[]> {
+  let rest: Buffer = Buffer.alloc(0);
+  let line = 0;
+  const decode = (text: string, out: BinanceRawEvent[]): void => {
+    line++;
+    if (text.length === 0) return;
+    try {
+      out.push(decoder.decode(text, line));
+    } catch (e) {
+      if (!(e instanceof ReplayError)) throw e;
+      errors.handle(e);
+    }
+  };
+  for await (const chunk of source.open()) {
+    const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    const out: BinanceRawEvent[] = [];
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
+      decode(data.toString('utf8', start, nl > start && data[nl - 1] === 13 ? nl - 1 : nl), out);
+      start = nl + 1;
+    }
+    rest = data.subarray(start);
+    yield out;
+  }
+  const out: BinanceRawEvent[] = [];
+  if (rest.length > 0) decode(rest.toString('utf8'), out);
+  yield out;
+}
+
+const NS_PER_MS = 1_000_000n;
+
+/** Decodes one line; every failure names the line and the JSON field. */
+class LineDecoder {
+  private line = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly tick: TickSize,
+    private readonly lot: TickSize,
+  ) {}
+
+  decode(text: string, line: number): BinanceRawEvent {
+    this.line = line;
+    const space = text.indexOf(' ');
+    const tsText = space < 0 ? '' : text.slice(0, space);
+    if (!/^\d{1,19}$/.test(tsText)) throw this.error('1', 'a line must start with the receipt time in ns and a space');
+    const localTsNs = BigInt(tsText);
+    let json: unknown;
+    try {
+      json = JSON.parse(text.slice(space + 1));
+    } catch (e) {
+      throw this.error('2', `bad JSON (${(e as Error).message})`);
+    }
+    const envelope = json as { stream?: unknown; data?: Record<string, unknown>; lastUpdateId?: unknown };
+    if (envelope.stream === undefined) return this.snapshot(json as Record<string, unknown>, localTsNs);
+    const data = envelope.data ?? {};
+    const stream = String(envelope.stream);
+    const common = { localTsNs, eventTsNs: this.ms(data, 'E'), transactTsNs: this.ms(data, 'T'), line };
+    if (stream.endsWith('@trade')) {
+      return {
+        kind: 'trade',
+        ...common,
+        tradeId: this.id(data, 't'),
+        priceTicks: this.steps(data.p, this.tick, 'data.p'),
+        qtyLots: this.steps(data.q, this.lot, 'data.q'),
+        takerSide: this.flag(data, 'm') ? 'S' : 'B',
+      };
+    }
+    if (stream.endsWith('@bookTicker')) {
+      return {
+        kind: 'bookTicker',
+        ...common,
+        updateId: this.id(data, 'u'),
+        bidPriceTicks: this.steps(data.b, this.tick, 'data.b'),
+        bidQtyLots: this.steps(data.B, this.lot, 'data.B'),
+        askPriceTicks: this.steps(data.a, this.tick, 'data.a'),
+        askQtyLots: this.steps(data.A, this.lot, 'data.A'),
+      };
+    }
+    if (/@depth(@\d+ms)?$/.test(stream)) {
+      return {
+        kind: 'depth',
+        ...common,
+        firstUpdateId: this.id(data, 'U'),
+        finalUpdateId: this.id(data, 'u'),
+        prevFinalUpdateId: this.id(data, 'pu'),
+        bids: this.levels(data.b, 'data.b'),
+        asks: this.levels(data.a, 'data.a'),
+      };
+    }
+    throw this.error('stream', `stream ${JSON.stringify(stream)} is not depth, trade or bookTicker`);
+  }
+
+  private snapshot(json: Record<string, unknown>, localTsNs: bigint): BinanceDepthSnapshot {
+    if (json.lastUpdateId === undefined) throw this.error('2', 'neither a stream message nor a REST depth snapshot');
+    return {
+      kind: 'depthSnapshot',
+      localTsNs,
+      eventTsNs: this.ms(json, 'E'),
+      transactTsNs: this.ms(json, 'T'),
+      line: this.line,
+      lastUpdateId: this.id(json, 'lastUpdateId'),
+      bids: this.levels(json.bids, 'bids'),
+      asks: this.levels(json.asks, 'asks'),
+    };
+  }
+
+  private levels(value: unknown, path: string): Level[] {
+    if (!Array.isArray(value)) throw this.error(path, 'must be an array of [price, quantity]');
+    const out: Level[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const pair: unknown = value[i];
+      if (!Array.isArray(pair) || pair.length < 2) throw this.error(`${path}[${i}]`, 'must be [price, quantity]');
+      out[i] = { priceTicks: this.steps(pair[0], this.tick, `${path}[${i}][0]`), qtyLots: this.steps(pair[1], this.lot, `${path}[${i}][1]`) };
+    }
+    return out;
+  }
+
+  private steps(value: unknown, step: TickSize, path: string): number {
+    const n = typeof value === 'string' ? decimalSteps(value, step) : undefined;
+    if (n === undefined) throw this.error(path, `${JSON.stringify(value)} is not a decimal string on the step ${step.text}`);
+    return n;
+  }
+
+  private id(data: Record<string, unknown>, key: string): number {
+    const value = data[key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw this.error(key, `${JSON.stringify(value)} is not a safe integer id`);
+    return value;
+  }
+
+  private ms(data: Record<string, unknown>, key: string): bigint {
+    const value = data[key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw this.error(key, `${JSON.stringify(value)} is not a time in ms`);
+    return BigInt(value) * NS_PER_MS;
+  }
+
+  private flag(data: Record<string, unknown>, key: string): boolean {
+    const value = data[key];
+    if (typeof value !== 'boolean') throw this.error(key, `${JSON.stringify(value)} is not true or false`);
+    return value;
+  }
+
+  private error(column: string, reason: string): ReplayError {
+    return new ReplayError(this.file, this.line, column, reason);
+  }
+}
