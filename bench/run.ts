@@ -8,12 +8,14 @@
 import { bookCases } from './book.bench.ts';
 import { clockCases } from './clock.bench.ts';
 import { findGc, runCase, type BenchResult } from './harness.ts';
+import { simCases } from './sim.bench.ts';
+import { replayCases } from './replay.bench.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const cases = [...bookCases(), ...clockCases()].filter(
+const cases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases()].filter(
   (c) => filters.length === 0 || filters.some((f) => c.name.includes(f)),
 );
 if (cases.length === 0) {
@@ -39,8 +41,9 @@ const rows = results.map((r) => [
   `±${r.rmePct.toFixed(1)}%`,
   String(r.samples),
   r.heapMb.toFixed(1),
+  r.buffersMb.toFixed(1),
 ]);
-const header = ['bench', 'ops/s', 'op', 'mean ms/run', 'rme', 'runs', 'heap MB'];
+const header = ['bench', 'ops/s', 'op', 'mean ms/run', 'rme', 'runs', 'heap MB', 'buffers MB'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
 const line = (cells: string[]): string =>
   cells.map((cell, i) => (i === 0 || i === 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
