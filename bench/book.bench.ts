@@ -1,16 +1,18 @@
 /**
  * Order book hot paths: inserting, a realistic insert/cancel/IOC mix with deep queues, and the
- * L2 snapshot. Workloads are generated from a seed before timing; the book's `out` array is
- * filled as in real use and its length reset after every command, as a consumer would.
+ * L2 snapshot. Workloads are generated from a seed before timing; every command's events are
+ * written into one `BookEvents` buffer, as the venue does, which is cleared after every
+ * command, as a consumer would.
  */
 import { OrderBook } from '../src/book/order-book.ts';
-import type { BookEvent, PlaceCommand } from '../src/book/events.ts';
+import type { PlaceCommand } from '../src/book/events.ts';
+import { BookEvents, EV_CANCEL_REJECTED, EV_TRADE } from '../src/book/book-events.ts';
 import { RandomStream } from '../src/random/random-stream.ts';
 import type { BenchCase } from './harness.ts';
 
-const MID_TICKS = 100_000;
+export const MID_TICKS = 100_000;
 const OWNERS = 100;
-const PASS_OPS = 1_000_000;
+export const PASS_OPS = 1_000_000;
 
 function limitOrder(orderId: number, ownerId: number, buy: boolean, priceTicks: number, qtyLots: number): PlaceCommand {
   return { orderId, ownerId, side: buy ? 'B' : 'S', priceTicks, qtyLots, tif: 'GTC', postOnly: false };
@@ -31,7 +33,7 @@ function bookNote(book: OrderBook | undefined, traded: number, extra = ''): stri
 export function insertCase(): BenchCase {
   let cmds: PlaceCommand[] = [];
   let book: OrderBook | undefined;
-  const out: BookEvent[] = [];
+  const out = new BookEvents();
   return {
     name: 'book.insert',
     unit: 'order',
@@ -55,8 +57,8 @@ export function insertCase(): BenchCase {
       const b = book!;
       const list = cmds;
       for (let i = 0; i < list.length; i++) {
-        b.place(list[i]!, out);
-        out.length = 0; // the consumer has handled the events
+        b.placeInto(list[i]!, out);
+        out.clear(); // the consumer has handled the events
       }
     },
     release() {
@@ -71,42 +73,41 @@ export function insertCase(): BenchCase {
       let trades = 0;
       let crossed = 0;
       for (const cmd of cmds) {
-        check.place(cmd, out);
+        check.placeInto(cmd, out);
         const n = countTrades(out);
         if (n > 0) crossed++;
         trades += n;
-        out.length = 0;
+        out.clear();
       }
       return bookNote(check, trades, `, ${((crossed / PASS_OPS) * 100).toFixed(0)}% matched on arrival`);
     },
   };
 }
 
-function countTrades(events: BookEvent[]): number {
+function countTrades(events: BookEvents): number {
   let n = 0;
-  for (const e of events) if (e.kind === 'trade') n++;
+  for (let i = 0; i < events.length; i++) if (events.kind(i) === EV_TRADE) n++;
   return n;
 }
 
-const KIND_INSERT = 0;
-const KIND_CANCEL = 1;
-const KIND_IOC = 2;
+export const KIND_INSERT = 0;
+export const KIND_CANCEL = 1;
+export const KIND_IOC = 2;
 
 /**
  * `book.mix`: 1,000,000 operations around a fixed mid. 60% GTC inserts 0–49 ticks behind the
  * mid on their own side with a 2-tick overlap band (a buy at mid+2-k, a sell at mid-2+k, k in
  * 0..49, so some cross), 30% cancels of a random earlier order not yet canceled (it may have
  * been filled: a miss), 10% aggressive IOC orders of 1–20 lots. Queues grow to thousands of
- * orders per level, so cancels deep inside a queue are the norm.
+ * orders per level, so cancels deep inside a queue are the norm. Also `venue.mix-book`: the
+ * `venue.mix` commands (another seed, more owners) on the bare book.
  */
-export function mixCase(): BenchCase {
-  let kinds = new Uint8Array(0);
-  let places: PlaceCommand[] = [];
-  let cancelIds = new Float64Array(0);
+export function mixCase(name = 'book.mix', seed = 'bench/book.mix', owners = OWNERS): BenchCase {
+  let mix = emptyMix();
   let book: OrderBook | undefined;
-  const out: BookEvent[] = [];
+  const out = new BookEvents();
   return {
-    name: 'book.mix',
+    name,
     unit: 'op',
     opsPerRun: PASS_OPS,
     iterations: 5,
@@ -114,50 +115,16 @@ export function mixCase(): BenchCase {
     warmupIterations: 2,
     gcBetweenRuns: true,
     prepare() {
-      const rng = new RandomStream('bench/book.mix');
-      kinds = new Uint8Array(PASS_OPS);
-      places = [];
-      const cancels: number[] = [];
-      // Ids of GTC orders placed and not yet chosen for a cancel; swap-removed when chosen.
-      const live: number[] = [];
-      let nextId = 1;
-      for (let i = 0; i < PASS_OPS; i++) {
-        const r = rng.next();
-        const buy = rng.chance(0.5);
-        if (r < 0.6) {
-          const k = rng.int(0, 49);
-          const priceTicks = buy ? MID_TICKS + 2 - k : MID_TICKS - 2 + k;
-          live.push(nextId);
-          places.push(limitOrder(nextId++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 10)));
-          kinds[i] = KIND_INSERT;
-        } else if (r < 0.9) {
-          kinds[i] = KIND_CANCEL;
-          if (live.length === 0) {
-            cancels.push(0); // nothing placed yet: a miss
-            continue;
-          }
-          const at = rng.int(0, live.length - 1);
-          cancels.push(live[at]!);
-          live[at] = live[live.length - 1]!;
-          live.pop();
-        } else {
-          const priceTicks = buy ? MID_TICKS + 60 : MID_TICKS - 60;
-          places.push({ ...limitOrder(nextId++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 20)), tif: 'IOC' });
-          kinds[i] = KIND_IOC;
-        }
-      }
-      cancelIds = Float64Array.from(cancels);
+      mix = generateMix(seed, owners);
     },
     reset() {
       book = new OrderBook();
     },
     run() {
-      replayMix(book!, kinds, places, cancelIds, out, false);
+      replayMix(book!, mix, out, false);
     },
     release() {
-      kinds = new Uint8Array(0);
-      places = [];
-      cancelIds = new Float64Array(0);
+      mix = emptyMix();
     },
     dispose() {
       book = undefined;
@@ -165,7 +132,7 @@ export function mixCase(): BenchCase {
     describe() {
       // An untimed replay that looks at the events, to show the workload is what it claims.
       const check = new OrderBook();
-      const { trades, misses } = replayMix(check, kinds, places, cancelIds, out, true);
+      const { trades, misses } = replayMix(check, mix, out, true);
       let deepest = 0;
       for (const level of check.l3().bids) deepest = Math.max(deepest, level.orders.length);
       return bookNote(check, trades, `, ${misses} cancel misses, deepest bid level ${deepest} orders`);
@@ -173,27 +140,75 @@ export function mixCase(): BenchCase {
   };
 }
 
+/** The `book.mix` workload: command kinds in order, the orders placed, the ids canceled. */
+export interface MixWorkload {
+  /** `KIND_*` of each command. */
+  kinds: Uint8Array;
+  /** Inserts and IOC orders in command order; ids are 1, 2, 3, ... in this order. */
+  places: PlaceCommand[];
+  /** Order id of each cancel in command order (0: nothing placed yet, a miss). */
+  cancelIds: Float64Array;
+}
+
+function emptyMix(): MixWorkload {
+  return { kinds: new Uint8Array(0), places: [], cancelIds: new Float64Array(0) };
+}
+
+/**
+ * The mix of `book.mix` (see there) from the stream `seed`, with owners drawn from 1..owners.
+ * Also the workload of `venue.mix`, so the venue's cost shows against the bare book's.
+ */
+export function generateMix(seed: string, owners: number): MixWorkload {
+  const rng = new RandomStream(seed);
+  const kinds = new Uint8Array(PASS_OPS);
+  const places: PlaceCommand[] = [];
+  const cancels: number[] = [];
+  // Ids of GTC orders placed and not yet chosen for a cancel; swap-removed when chosen.
+  const live: number[] = [];
+  let nextId = 1;
+  for (let i = 0; i < PASS_OPS; i++) {
+    const r = rng.next();
+    const buy = rng.chance(0.5);
+    if (r < 0.6) {
+      const k = rng.int(0, 49);
+      const priceTicks = buy ? MID_TICKS + 2 - k : MID_TICKS - 2 + k;
+      live.push(nextId);
+      places.push(limitOrder(nextId++, rng.int(1, owners), buy, priceTicks, rng.int(1, 10)));
+      kinds[i] = KIND_INSERT;
+    } else if (r < 0.9) {
+      kinds[i] = KIND_CANCEL;
+      if (live.length === 0) {
+        cancels.push(0); // nothing placed yet: a miss
+        continue;
+      }
+      const at = rng.int(0, live.length - 1);
+      cancels.push(live[at]!);
+      live[at] = live[live.length - 1]!;
+      live.pop();
+    } else {
+      const priceTicks = buy ? MID_TICKS + 60 : MID_TICKS - 60;
+      places.push({ ...limitOrder(nextId++, rng.int(1, owners), buy, priceTicks, rng.int(1, 20)), tif: 'IOC' });
+      kinds[i] = KIND_IOC;
+    }
+  }
+  return { kinds, places, cancelIds: Float64Array.from(cancels) };
+}
+
 /** Runs the mix on `book`; counts trades and cancel misses only when asked (not when timed). */
-function replayMix(
-  book: OrderBook,
-  kinds: Uint8Array,
-  places: PlaceCommand[],
-  cancelIds: Float64Array,
-  out: BookEvent[],
-  tally: boolean,
-): { trades: number; misses: number } {
+function replayMix(book: OrderBook, mix: MixWorkload, out: BookEvents, tally: boolean): { trades: number; misses: number } {
+  const { kinds, places, cancelIds } = mix;
   let trades = 0;
   let misses = 0;
   let pi = 0;
   let ci = 0;
   for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === KIND_CANCEL) book.cancel(cancelIds[ci++]!, out);
-    else book.place(places[pi++]!, out);
+    if (kinds[i] === KIND_CANCEL) book.cancelInto(cancelIds[ci++]!, out);
+    else book.placeInto(places[pi++]!, out);
     if (tally) {
       trades += countTrades(out);
-      if (out[0]!.kind === 'cancel-rejected') misses++;
+      if (out.kind(0) === EV_CANCEL_REJECTED) misses++;
     }
-    out.length = 0; // the consumer has handled the events
+    out.clear(); // the consumer has handled the events
   }
   return { trades, misses };
 }
@@ -213,15 +228,15 @@ export function l2SnapshotCase(): BenchCase {
     prepare() {
       const rng = new RandomStream('bench/book.l2-snapshot');
       book = new OrderBook();
-      const out: BookEvent[] = [];
+      const out = new BookEvents();
       let id = 1;
       for (let i = 0; i < 500; i++) {
         for (const buy of [true, false]) {
           const priceTicks = buy ? MID_TICKS - 1 - i : MID_TICKS + 1 + i;
           const orders = rng.int(1, 5);
           for (let o = 0; o < orders; o++) {
-            book.place(limitOrder(id++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 10)), out);
-            out.length = 0;
+            book.placeInto(limitOrder(id++, rng.int(1, OWNERS), buy, priceTicks, rng.int(1, 10)), out);
+            out.clear();
           }
         }
       }

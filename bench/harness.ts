@@ -33,8 +33,14 @@ export interface BenchCase {
   prepare(): void;
   /** Fresh engine state for the next pass (untimed). */
   reset(): void;
-  /** The timed work. */
-  run(): void;
+  /** The timed work (awaited inside the timed window when `async`). */
+  run(): void | Promise<void>;
+  /** `run` returns a promise (the wire cases: a load run by a client over sockets). */
+  readonly async?: boolean;
+  /** Untimed, once before anything else: e.g. start a server and its client. */
+  setup?(): Promise<void>;
+  /** Untimed, once at the end: stop what `setup` started. */
+  teardown?(): Promise<void>;
   /** Drops the workload, keeping the engine state of the last pass alive for the heap figure. */
   release(): void;
   /** Drops the engine state once its heap figure is taken, so later cases start clean. */
@@ -52,6 +58,12 @@ export interface BenchResult {
   meanMs: number;
   /** Relative margin of error of the mean, percent. */
   rmePct: number;
+  /**
+   * ops/s from the fastest timed pass in process CPU time (whole-pass cases only, else NaN).
+   * On a shared machine wall time includes waiting for a core; CPU time does not, and the
+   * fastest pass is the one least disturbed by other processes' cache traffic.
+   */
+  cpuOpsPerSec: number;
   samples: number;
   /** `heapUsed` after the last pass (after a gc when available), MB. */
   heapMb: number;
@@ -75,6 +87,15 @@ export function findGc(): (() => void) | undefined {
 
 /** Runs one case with tinybench and measures the heap after its last pass. */
 export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promise<BenchResult> {
+  await c.setup?.();
+  try {
+    return await measure(c, gc);
+  } finally {
+    await c.teardown?.();
+  }
+}
+
+async function measure(c: BenchCase, gc: (() => void) | undefined): Promise<BenchResult> {
   c.prepare();
   const bench = new Bench({
     name: c.name,
@@ -88,9 +109,20 @@ export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promi
   let heapMb = NaN;
   let buffersMb = NaN;
   let note = '';
-  bench.add(c.name, () => c.run(), {
-    async: false,
-    beforeEach: () => {
+  // Whole passes are long enough for two cpuUsage() calls (a microsecond) not to matter.
+  const timeCpu = c.gcBetweenRuns && c.async !== true;
+  let measuring = false;
+  let fastestCpuMs = Infinity;
+  const timed = (): void => {
+    const before = process.cpuUsage();
+    c.run();
+    const used = process.cpuUsage(before);
+    if (measuring) fastestCpuMs = Math.min(fastestCpuMs, (used.user + used.system) / 1000);
+  };
+  bench.add(c.name, timeCpu ? timed : () => c.run(), {
+    async: c.async ?? false,
+    beforeEach: (mode) => {
+      measuring = mode === 'run';
       c.reset();
       if (c.gcBetweenRuns) gc?.();
     },
@@ -118,6 +150,7 @@ export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promi
     opsPerSec: (c.opsPerRun * 1000) / meanMs,
     meanMs,
     rmePct: result.latency.rme,
+    cpuOpsPerSec: timeCpu && Number.isFinite(fastestCpuMs) ? (c.opsPerRun * 1000) / fastestCpuMs : NaN,
     samples: result.latency.samplesCount,
     heapMb,
     buffersMb,

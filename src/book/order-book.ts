@@ -1,6 +1,7 @@
 import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
+import { BookEvents, CANCEL_REQUESTED, CANCEL_SELF_TRADE } from './book-events.ts';
 import { hashSide, sideL2, sideL3, sideLots, topView } from './book-views.ts';
 import { IdIndex } from './id-index.ts';
 import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, smi } from './order-slots.ts';
@@ -27,8 +28,11 @@ export interface OrderBookOptions {
  * go near the touch with a short move. Prices are sparse: a far-away order costs one level,
  * never a dense price range.
  *
- * Commands append their outcomes to `out` and return it; business outcomes are events,
- * while malformed commands (non-integer prices, duplicate ids) are caller bugs and throw.
+ * Commands append their outcomes to an event buffer: `placeInto` / `cancelInto` /
+ * `reduceInto` write records into a reusable `BookEvents` (the hot path: no allocation), and
+ * `place` / `cancel` / `reduce` return the same outcomes as `BookEvent` values. Business
+ * outcomes are events, while malformed commands (non-integer prices, duplicate ids) are caller
+ * bugs and throw.
  */
 export class OrderBook {
   private readonly orders = new OrderSlots();
@@ -37,6 +41,8 @@ export class OrderBook {
   private readonly asks = new SideLevels();
   private readonly ids = new IdIndex();
   private readonly cancelSelfTrades: boolean;
+  /** Scratch buffer behind the value-returning commands. */
+  private readonly scratch = new BookEvents();
 
   constructor(options: OrderBookOptions = {}) {
     this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
@@ -70,42 +76,22 @@ export class OrderBook {
 
   /**
    * Matches a new limit order against the opposite side, then rests (GTC) or expires (IOC)
-   * the remainder. Post-only orders that would cross are rejected untouched.
+   * the remainder. Post-only orders that would cross are rejected untouched. Returns the
+   * outcomes as values, appended to `out`.
    */
   place(cmd: PlaceCommand, out: BookEvent[] = []): BookEvent[] {
-    const { orderId, side, priceTicks, qtyLots } = cmd;
-    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
-      throw new RangeError(`order ${orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
-    }
-    if (this.ids.get(orderId) !== NONE) throw new RangeError(`order ${orderId} is already on the book`);
-
-    if (cmd.postOnly && this.wouldCross(side, priceTicks)) {
-      out.push({ kind: 'rejected', orderId, reason: 'POST_ONLY_WOULD_CROSS' });
-      return out;
-    }
-
-    const remaining = this.match(orderId, cmd.ownerId, side, priceTicks, qtyLots, out);
-    if (remaining === 0) return out;
-    if (cmd.tif === 'IOC') {
-      out.push({ kind: 'expired', orderId, qtyLots: remaining });
-    } else {
-      this.rest(orderId, cmd.ownerId, side === 'B', priceTicks, remaining);
-      out.push({ kind: 'rested', orderId, side, priceTicks, qtyLots: remaining });
-    }
-    return out;
+    const events = this.scratch;
+    events.clear();
+    this.placeInto(cmd, events);
+    return events.appendTo(out);
   }
 
   /** Removes a resting order. An unknown (or already filled) id yields `cancel-rejected`. */
   cancel(orderId: number, out: BookEvent[] = []): BookEvent[] {
-    const o = this.ids.take(orderId);
-    if (o === NONE) {
-      out.push({ kind: 'cancel-rejected', orderId, reason: 'UNKNOWN_ORDER' });
-      return out;
-    }
-    const qtyLots = this.orders.data[o + O_QTY]!;
-    this.retire(o, qtyLots);
-    out.push({ kind: 'canceled', orderId, qtyLots, reason: 'REQUESTED' });
-    return out;
+    const events = this.scratch;
+    events.clear();
+    this.cancelInto(orderId, events);
+    return events.appendTo(out);
   }
 
   /**
@@ -113,20 +99,70 @@ export class OrderBook {
    * as in LOBSTER type-2 messages). Reducing by the whole open quantity cancels the order.
    */
   reduce(orderId: number, byLots: number, out: BookEvent[] = []): BookEvent[] {
+    const events = this.scratch;
+    events.clear();
+    this.reduceInto(orderId, byLots, events);
+    return events.appendTo(out);
+  }
+
+  /** `place`, with the outcomes appended to `out` as records. */
+  placeInto(cmd: PlaceCommand, out: BookEvents): void {
+    const { side, priceTicks, qtyLots } = cmd;
+    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
+      throw new RangeError(`order ${cmd.orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
+    }
+    const orderId = smi(cmd.orderId);
+    if (this.ids.get(orderId) !== NONE) throw new RangeError(`order ${orderId} is already on the book`);
+    const isBuy = side === 'B';
+
+    if (cmd.postOnly && this.wouldCross(side, priceTicks)) {
+      out.rejected(orderId);
+      return;
+    }
+
+    const ownerId = smi(cmd.ownerId);
+    const remaining = this.match(orderId, ownerId, isBuy, smi(priceTicks), smi(qtyLots), out);
+    if (remaining === 0) return;
+    if (cmd.tif === 'IOC') {
+      out.expired(orderId, remaining);
+    } else {
+      this.rest(orderId, ownerId, isBuy, priceTicks, remaining);
+      out.rested(orderId, isBuy ? 0 : 1, smi(priceTicks), remaining);
+    }
+  }
+
+  /** `cancel`, with the outcome appended to `out` as a record. */
+  cancelInto(orderId: number, out: BookEvents): void {
+    const o = this.ids.take(orderId);
+    if (o === NONE) {
+      out.cancelRejected(smi(orderId));
+      return;
+    }
+    const data = this.orders.data;
+    const qtyLots = data[o + O_QTY]!;
+    const id = data[o + O_ID]!; // = orderId, already stored as a small integer
+    this.retire(o, qtyLots);
+    out.canceled(id, qtyLots, CANCEL_REQUESTED);
+  }
+
+  /** `reduce`, with the outcome appended to `out` as a record. */
+  reduceInto(orderId: number, byLots: number, out: BookEvents): void {
     if (!Number.isSafeInteger(byLots) || byLots <= 0) throw new RangeError(`reduce by ${byLots}: must be an integer > 0`);
     const o = this.ids.get(orderId);
     if (o === NONE) {
-      out.push({ kind: 'cancel-rejected', orderId, reason: 'UNKNOWN_ORDER' });
-      return out;
+      out.cancelRejected(smi(orderId));
+      return;
     }
     const data = this.orders.data;
-    if (byLots >= data[o + O_QTY]!) return this.cancel(orderId, out);
+    if (byLots >= data[o + O_QTY]!) {
+      this.cancelInto(orderId, out);
+      return;
+    }
     const remainingLots = data[o + O_QTY]! - byLots;
     data[o + O_QTY] = smi(remainingLots);
     const level = data[o + O_LEVEL]!;
     this.levels.total[level] = smi(this.levels.total[level]! - byLots);
-    out.push({ kind: 'reduced', orderId, byLots, remainingLots });
-    return out;
+    out.reduced(data[o + O_ID]!, smi(byLots), smi(remainingLots));
   }
 
   /** Top of each side. */
@@ -174,14 +210,14 @@ export class OrderBook {
   }
 
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
-  private match(takerId: number, takerOwnerId: number, takerSide: Side, limitTicks: number, qtyLots: number, out: BookEvent[]): number {
-    const side = takerSide === 'B' ? this.asks : this.bids;
+  private match(takerId: number, takerOwnerId: number, isBuy: boolean, limitTicks: number, qtyLots: number, out: BookEvents): number {
+    const side = isBuy ? this.asks : this.bids;
     // A level crosses when its key (price for bids, -price for asks) reaches this.
-    const crossKey = takerSide === 'B' ? -limitTicks : limitTicks;
+    const crossKey = isBuy ? -limitTicks : limitTicks;
     let remaining = qtyLots;
     while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
       const level = side.levels[side.length - 1]!;
-      remaining = this.matchLevel(level, takerId, takerOwnerId, takerSide, remaining, out);
+      remaining = this.matchLevel(level, takerId, takerOwnerId, isBuy ? 0 : 1, remaining, out);
       if (this.levels.count[level] === 0) {
         side.pop();
         this.freeLevel(level);
@@ -191,7 +227,7 @@ export class OrderBook {
   }
 
   /** Fills the taker against one level's queue, oldest first; returns the lots left unfilled. */
-  private matchLevel(level: number, takerId: number, takerOwnerId: number, takerSide: Side, qtyLots: number, out: BookEvent[]): number {
+  private matchLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
     const levels = this.levels;
     const orders = this.orders;
     const data = orders.data; // matching never allocates, so `data` stays current
@@ -212,18 +248,7 @@ export class OrderBook {
         data[maker + O_QTY] = makerRemainingLots;
         levels.total[level]! -= traded;
         remaining -= traded;
-        out.push({
-          kind: 'trade',
-          makerId: data[maker + O_ID]!,
-          makerOwnerId: data[maker + O_OWNER]!,
-          takerId,
-          takerOwnerId,
-          takerSide,
-          priceTicks,
-          qtyLots: traded,
-          makerRemainingLots,
-          takerRemainingLots: remaining,
-        });
+        out.trade(data[maker + O_ID]!, data[maker + O_OWNER]!, takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
         if (makerRemainingLots > 0) continue; // the taker is done; the maker stays at the head
         this.ids.take(data[maker + O_ID]!);
         levels.count[level]!--;
@@ -233,7 +258,7 @@ export class OrderBook {
         this.ids.take(orderId);
         levels.count[level]!--;
         levels.total[level]! -= makerLots;
-        out.push({ kind: 'canceled', orderId, qtyLots: makerLots, reason: 'SELF_TRADE' });
+        out.canceled(orderId, makerLots, CANCEL_SELF_TRADE);
       }
       // The head entry is done with: filled, self-trade canceled, or canceled earlier.
       head = (head + 1) & mask;

@@ -1,4 +1,5 @@
-import { mulRatio, type Money } from '../core/money.ts';
+import type { Money } from '../core/money.ts';
+import { tickLotsAtRate } from './money-rate.ts';
 import { Position, tickLots } from '../risk/position.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
@@ -12,6 +13,18 @@ export class AccountPosition {
   fees: Money = 0n;
   funding: Money = 0n;
 
+  // The last unrealized PnL and margin, with the inputs they were computed from: the margin
+  // check reads both for every order, and they only change when the mark or the position does
+  // (bigint arithmetic allocates, so recomputing them per order was a large part of its cost).
+  private uMark = NaN;
+  private uNet = 0;
+  private uCost = 0n;
+  private uValue: Money = 0n;
+  private mMark = NaN;
+  private mNet = 0;
+  private mPct: Ratio | undefined = undefined;
+  private mValue: Money = 0n;
+
   constructor(readonly market: Market) {}
 
   /** Realized PnL as the venue reports it: trading PnL − fees + funding received. */
@@ -20,20 +33,35 @@ export class AccountPosition {
   }
 
   unrealized(): Money {
-    return this.position.unrealizedTicks(this.market.markTicks) * this.market.instrument.tickLotMoney;
+    const mark = this.market.markTicks;
+    const p = this.position;
+    if (mark !== this.uMark || p.netLots !== this.uNet || p.openCostTicks !== this.uCost) {
+      this.uValue = p.unrealizedTicks(mark) * this.market.instrument.tickLotMoney;
+      this.uMark = mark;
+      this.uNet = p.netLots;
+      this.uCost = p.openCostTicks;
+    }
+    return this.uValue;
   }
 
   /** Margin of the position at the current mark, for the given percent. */
   margin(pct: Ratio): Money {
     const net = this.position.netLots;
     if (net === 0) return 0n;
-    return marginOf(this.market.instrument, this.market.markTicks, Math.abs(net), pct);
+    const mark = this.market.markTicks;
+    if (mark !== this.mMark || net !== this.mNet || pct !== this.mPct) {
+      this.mValue = marginOf(this.market.instrument, mark, Math.abs(net), pct);
+      this.mMark = mark;
+      this.mNet = net;
+      this.mPct = pct;
+    }
+    return this.mValue;
   }
 }
 
 /** Money margin of `lots` at `priceTicks`: lots × price × multiplier × pct. */
 export function marginOf(instrument: Instrument, priceTicks: number, lots: number, pct: Ratio): Money {
-  return mulRatio(tickLots(priceTicks, lots) * instrument.tickLotMoney, pct.num, pct.den);
+  return tickLotsAtRate(tickLots(priceTicks, lots), instrument.tickLotMoney, pct);
 }
 
 /** One user's money, positions and open orders. */

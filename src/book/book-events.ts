@@ -1,0 +1,224 @@
+/**
+ * The book's events as records in one flat array with a cursor: the hot-path form of
+ * `BookEvent` values.
+ *
+ * Why not an array of event objects: a consumer that handles a command's events and then
+ * empties the array with `out.length = 0` pays a runtime call (~60–80 ns) and, when the array
+ * held more than one event, drops its backing store, so the next command allocates another;
+ * the event objects themselves are garbage a moment later. Here `clear()` resets the cursor,
+ * the records are overwritten in place, and nothing is allocated once the buffer has grown to
+ * the largest command's output. Each record is still a value: `at(i)` / `toArray()` copy one
+ * out as a `BookEvent` (what the book's `place` / `cancel` / `reduce` return), and the typed
+ * accessors read a field without copying. A record stays valid until `clear()`.
+ *
+ * Numbers are kept in a plain number array (small integers, untagged; see `OrderSlots`).
+ */
+import type { Side } from '../core/types.ts';
+import type { BookCancelReason, BookEvent } from './events.ts';
+import { growNumbers, zeros } from './order-slots.ts';
+
+/** Event kinds, as stored in a record (`BookEvents.kind(i)`). */
+export const EV_RESTED = 0;
+export const EV_TRADE = 1;
+export const EV_EXPIRED = 2;
+export const EV_REJECTED = 3;
+export const EV_CANCELED = 4;
+export const EV_REDUCED = 5;
+export const EV_CANCEL_REJECTED = 6;
+
+// Record fields. ORDER is the order of every kind but a trade, where it is the maker.
+const F_KIND = 0;
+const F_ORDER = 1;
+const F_OWNER = 2;
+const F_TAKER = 3;
+const F_TAKER_OWNER = 4;
+/** Side (0 buy, 1 sell) of a rested order or a trade's taker; the reason code of a cancel. */
+const F_CODE = 5;
+const F_PRICE = 6;
+/** qtyLots of rested / trade / expired / canceled; byLots of reduced. */
+const F_QTY = 7;
+/** makerRemainingLots of a trade; remainingLots of reduced. */
+const F_LEFT = 8;
+const F_TAKER_LEFT = 9;
+const STRIDE = 10;
+
+const SIDES: readonly Side[] = ['B', 'S'];
+const CANCEL_REASONS: readonly BookCancelReason[] = ['REQUESTED', 'SELF_TRADE'];
+/** Codes of `BookCancelReason`s in a canceled record. */
+export const CANCEL_REQUESTED = 0;
+export const CANCEL_SELF_TRADE = 1;
+
+/** A reusable buffer of book events, appended to by the book and read by the consumer. */
+export class BookEvents {
+  /** Number of events held. */
+  length = 0;
+  private data = zeros(16 * STRIDE);
+
+  /** Forgets every event; the records are reused by the next command. */
+  clear(): void {
+    this.length = 0;
+  }
+
+  kind(i: number): number {
+    return this.data[i * STRIDE + F_KIND]!;
+  }
+  /** The order of any event but a trade. */
+  orderId(i: number): number {
+    return this.data[i * STRIDE + F_ORDER]!;
+  }
+  makerId(i: number): number {
+    return this.data[i * STRIDE + F_ORDER]!;
+  }
+  makerOwnerId(i: number): number {
+    return this.data[i * STRIDE + F_OWNER]!;
+  }
+  takerId(i: number): number {
+    return this.data[i * STRIDE + F_TAKER]!;
+  }
+  takerOwnerId(i: number): number {
+    return this.data[i * STRIDE + F_TAKER_OWNER]!;
+  }
+  /** The rested order's side, or a trade's taker side. */
+  side(i: number): Side {
+    return SIDES[this.data[i * STRIDE + F_CODE]!]!;
+  }
+  priceTicks(i: number): number {
+    return this.data[i * STRIDE + F_PRICE]!;
+  }
+  /** Lots rested, traded, expired or canceled; lots taken off by a reduce. */
+  qtyLots(i: number): number {
+    return this.data[i * STRIDE + F_QTY]!;
+  }
+  makerRemainingLots(i: number): number {
+    return this.data[i * STRIDE + F_LEFT]!;
+  }
+  takerRemainingLots(i: number): number {
+    return this.data[i * STRIDE + F_TAKER_LEFT]!;
+  }
+  /** What is left of a reduced order. */
+  remainingLots(i: number): number {
+    return this.data[i * STRIDE + F_LEFT]!;
+  }
+  cancelReason(i: number): BookCancelReason {
+    return CANCEL_REASONS[this.data[i * STRIDE + F_CODE]!]!;
+  }
+
+  /** Event `i` as a value. */
+  at(i: number): BookEvent {
+    if (i < 0 || i >= this.length) throw new RangeError(`no event ${i} of ${this.length}`);
+    switch (this.kind(i)) {
+      case EV_RESTED:
+        return { kind: 'rested', orderId: this.orderId(i), side: this.side(i), priceTicks: this.priceTicks(i), qtyLots: this.qtyLots(i) };
+      case EV_TRADE:
+        return {
+          kind: 'trade',
+          makerId: this.makerId(i),
+          makerOwnerId: this.makerOwnerId(i),
+          takerId: this.takerId(i),
+          takerOwnerId: this.takerOwnerId(i),
+          takerSide: this.side(i),
+          priceTicks: this.priceTicks(i),
+          qtyLots: this.qtyLots(i),
+          makerRemainingLots: this.makerRemainingLots(i),
+          takerRemainingLots: this.takerRemainingLots(i),
+        };
+      case EV_EXPIRED:
+        return { kind: 'expired', orderId: this.orderId(i), qtyLots: this.qtyLots(i) };
+      case EV_REJECTED:
+        return { kind: 'rejected', orderId: this.orderId(i), reason: 'POST_ONLY_WOULD_CROSS' };
+      case EV_CANCELED:
+        return { kind: 'canceled', orderId: this.orderId(i), qtyLots: this.qtyLots(i), reason: this.cancelReason(i) };
+      case EV_REDUCED:
+        return { kind: 'reduced', orderId: this.orderId(i), byLots: this.qtyLots(i), remainingLots: this.remainingLots(i) };
+      default:
+        return { kind: 'cancel-rejected', orderId: this.orderId(i), reason: 'UNKNOWN_ORDER' };
+    }
+  }
+
+  /** Appends every event, as values, to `out`. */
+  appendTo(out: BookEvent[]): BookEvent[] {
+    for (let i = 0; i < this.length; i++) out.push(this.at(i));
+    return out;
+  }
+
+  /** Every event as values. */
+  toArray(): BookEvent[] {
+    return this.appendTo([]);
+  }
+
+  // --- appending (the book) ----------------------------------------------------------------
+  // Callers pass small integers where they have them (the book's own arrays hold them; command
+  // fields go through `smi` once), so the array stays one of small integers.
+
+  /** Starts a record of `kind` about `orderId`; returns its offset. */
+  private open(kind: number, orderId: number): number {
+    const at = this.length * STRIDE;
+    if (at + STRIDE > this.data.length) growNumbers(this.data, this.data.length * 2);
+    this.length++;
+    const d = this.data;
+    d[at + F_KIND] = kind;
+    d[at + F_ORDER] = orderId;
+    return at;
+  }
+
+  rested(orderId: number, sideCode: number, priceTicks: number, qtyLots: number): void {
+    const at = this.open(EV_RESTED, orderId);
+    const d = this.data;
+    d[at + F_CODE] = sideCode;
+    d[at + F_PRICE] = priceTicks;
+    d[at + F_QTY] = qtyLots;
+  }
+
+  trade(
+    makerId: number,
+    makerOwnerId: number,
+    takerId: number,
+    takerOwnerId: number,
+    takerSideCode: number,
+    priceTicks: number,
+    qtyLots: number,
+    makerRemainingLots: number,
+    takerRemainingLots: number,
+  ): void {
+    const at = this.open(EV_TRADE, makerId);
+    const d = this.data;
+    d[at + F_OWNER] = makerOwnerId;
+    d[at + F_TAKER] = takerId;
+    d[at + F_TAKER_OWNER] = takerOwnerId;
+    d[at + F_CODE] = takerSideCode;
+    d[at + F_PRICE] = priceTicks;
+    d[at + F_QTY] = qtyLots;
+    d[at + F_LEFT] = makerRemainingLots;
+    d[at + F_TAKER_LEFT] = takerRemainingLots;
+  }
+
+  expired(orderId: number, qtyLots: number): void {
+    const at = this.open(EV_EXPIRED, orderId);
+    this.data[at + F_QTY] = qtyLots;
+  }
+
+  rejected(orderId: number): void {
+    this.open(EV_REJECTED, orderId);
+  }
+
+  canceled(orderId: number, qtyLots: number, reasonCode: number): void {
+    const at = this.open(EV_CANCELED, orderId);
+    this.data[at + F_QTY] = qtyLots;
+    this.data[at + F_CODE] = reasonCode;
+  }
+
+  reduced(orderId: number, byLots: number, remainingLots: number): void {
+    const at = this.open(EV_REDUCED, orderId);
+    this.data[at + F_QTY] = byLots;
+    this.data[at + F_LEFT] = remainingLots;
+  }
+
+  cancelRejected(orderId: number): void {
+    this.open(EV_CANCEL_REJECTED, orderId);
+  }
+}
+
+/** Code of a side in a record. */
+export function sideCode(side: Side): number {
+  return side === 'B' ? 0 : 1;
+}
