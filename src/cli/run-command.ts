@@ -11,6 +11,7 @@ import type { Simulation } from '../sim/simulation.ts';
 import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
 import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
 import { Progress, type ProgressStream } from './progress.ts';
+import { buildReplayRun, REPLAY_FLAGS, replayArgs, replayRequest, type ReplayRequest } from './replay-flags.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
 export interface RunRequest {
@@ -20,6 +21,8 @@ export interface RunRequest {
   durationNs?: bigint;
   /** Output directory (default `out/run-<scenario>-<seed>` under the current directory). */
   outDir?: string;
+  /** `--replay`: recordings to replay (with the scenario when `--scenario` is given). */
+  replay?: ReplayRequest;
 }
 
 /** `summary.json`: everything in it is deterministic for a scenario and seed. */
@@ -48,10 +51,16 @@ export function defaultScenarioName(): string {
   return builtInScenarios().includes('default') ? 'default' : 'empty';
 }
 
-/** `perpsim run [--scenario NAME|FILE] [--seed N] [--duration D] [--out DIR]`. */
-export function runCommand(args: string[]): number {
-  const flags = parseFlags(args, ['scenario', 'seed', 'duration', 'out']);
+/**
+ * `perpsim run [--scenario NAME|FILE] [--seed N] [--duration D] [--out DIR]
+ * [--replay FILE… [--queue-model risk-averse|prob] [--tick-size T --lot-size L]]`. A scenario
+ * with a recorded market (or `--replay`) runs asynchronously: the recordings are read first.
+ */
+export function runCommand(args: string[]): number | Promise<number> {
+  const { files, rest } = replayArgs(args);
+  const flags = parseFlags(rest, ['scenario', 'seed', 'duration', 'out', ...(files === undefined ? [] : REPLAY_FLAGS)]);
   const request: RunRequest = { scenario: flags.get('scenario') ?? defaultScenarioName() };
+  if (files !== undefined) request.replay = replayRequest(files, flags);
   if (flags.has('seed')) request.seed = integerFlag(flags, 'seed', 0);
   const durationNs = durationFlag(flags, 'duration');
   if (durationNs !== undefined) request.durationNs = durationNs;
@@ -59,7 +68,12 @@ export function runCommand(args: string[]): number {
   if (out !== undefined) request.outDir = out;
 
   const wallStart = performance.now();
-  const { summary, outDir, simNs } = executeRun(request, process.stderr);
+  const replayed = request.replay !== undefined || (flags.has('scenario') && resolveScenario(request.scenario).market !== undefined);
+  if (replayed) return executeReplayRun(request, process.stderr).then((r) => printRun(r, wallStart));
+  return printRun(executeRun(request, process.stderr), wallStart);
+}
+
+function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: string; simNs: bigint }, wallStart: number): number {
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const simSeconds = Number(simNs / 1_000_000n) / 1000;
   const w = (line: string) => process.stdout.write(`${line}\n`);
@@ -86,7 +100,18 @@ export function resolveScenario(nameOrFile: string): Scenario {
  */
 export function executeRun(request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
   const scenario = resolveScenario(request.scenario);
-  const sim = createSimulation(scenario, request);
+  if (scenario.market !== undefined) throw new UsageError(`scenario ${scenario.name} replays a recorded market: use executeReplayRun`);
+  return runBuilt(scenario, createSimulation(scenario, request), request, progressOut);
+}
+
+/** `executeRun` for recorded markets (`--replay`, or a scenario with `market.replay`). */
+export async function executeReplayRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint }> {
+  const { scenario, sim } = await buildReplayRun(request);
+  return runBuilt(scenario, sim, request, progressOut);
+}
+
+/** Runs a built simulation headless, writing the event log and summary. */
+function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
   const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
   mkdirSync(outDir, { recursive: true });
   const writer = new EventLogFileWriter(join(outDir, 'events.arrow'));

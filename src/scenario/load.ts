@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveRecordedIndexes } from './recorded-series.ts';
+import { resolveReplayPaths } from './replay-schema.ts';
 import { describeIssue, scenarioSchema, type Scenario } from './schema.ts';
 
 /** The scenarios shipped with perpsim (the repository's scenarios/ folder). */
@@ -34,7 +35,9 @@ export function loadScenario(nameOrFile: string): Scenario {
   } catch (e) {
     throw new ScenarioError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  const scenario = parseScenario(raw, file);
+  const parsed = parseScenario(raw, file);
+  // Recorded market files are named relative to the scenario file, like recorded indexes.
+  const scenario = parsed.market === undefined ? parsed : { ...parsed, market: { replay: resolveReplayPaths(parsed.market.replay, dirname(file)) } };
   try {
     return resolveRecordedIndexes(scenario, dirname(file));
   } catch (e) {

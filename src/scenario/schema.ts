@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INSTRUMENT_STATES } from '../core/types.ts';
 import { parseDuration, parseTimestamp } from '../core/time.ts';
 import { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
+import { checkReplay, marketSourceSchema } from './replay-schema.ts';
 
 export { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
 export type { AgentSpec, IndexSpec, LatencyModelSpec, LatencySpec, ShockSpec } from './market-schema.ts';
@@ -81,6 +82,8 @@ const scenarioObject = z.strictObject({
   shocks: z.array(shockSchema).default([]),
   /** Latency of agents that do not give their own (default: 1 ms floor + 0.5 ms jitter). */
   latency: latencySchema.optional(),
+  /** A recorded market source (L2 replay) instead of, or on top of, the synthetic market. */
+  market: marketSourceSchema.optional(),
 });
 
 /** The scenario schema: the object above plus cross-field checks (symbols and names exist). */
@@ -102,6 +105,7 @@ function checkReferences(s: z.output<typeof scenarioObject>, ctx: z.RefinementCt
     if (names.has(name)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'name'], message: `name ${name} is already used by another agent group or user` });
     names.add(name);
   });
+  if (s.market !== undefined) checkReplay(s.market.replay, symbols, ctx);
   s.shocks.forEach((shock, i) => {
     if (shock.kind === 'liquidity-withdrawal') shock.symbols?.forEach((symbol, j) => known(symbol, ['shocks', i, 'symbols', j]));
     else if (shock.symbol !== undefined) known(shock.symbol, ['shocks', i, 'symbol']);

@@ -9,6 +9,7 @@ import { createAgent } from './agent-factory.ts';
 import { AgentIndexFeed } from './agent-index-feed.ts';
 import { IndexActor } from './index-actor.ts';
 import { InProcessPort } from './in-process-port.ts';
+import type { LatencyModel } from './latency.ts';
 import { DEFAULT_LATENCY, latencyModelOf } from './latency-spec.ts';
 import { installShocks } from './shocks.ts';
 import { Simulation } from './simulation.ts';
@@ -48,8 +49,19 @@ export function buildSimulation(scenario: Scenario, options: { seed?: number; du
   return buildSimulationParts(scenario, options).sim;
 }
 
+/** Options of the builders. */
+export interface BuildOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  /** Overrides the scenario's duration. */
+  durationNs?: bigint;
+  /** Market-data latency of every agent (a replay's recorded feed delay), instead of the scenario's. */
+  marketDataLatency?: LatencyModel;
+}
+
 /** `buildSimulation`, also returning the agents, index actors and market conditions. */
-export function buildSimulationParts(scenario: Scenario, options: { seed?: number; durationNs?: bigint } = {}): BuiltSimulation {
+export function buildSimulationParts(scenario: Scenario, options: BuildOptions = {}): BuiltSimulation {
+  if (scenario.market !== undefined) throw new Error(`scenario ${scenario.name} replays a recorded market: build it with buildReplaySimulation (src/replay/l2/build-replay.ts)`);
   const sim = new Simulation(scenario, options);
   const actors = new Map<string, IndexActor>();
   for (const [i, inst] of scenario.instruments.entries()) {
@@ -70,7 +82,7 @@ export function buildSimulationParts(scenario: Scenario, options: { seed?: numbe
   const addAgent = (name: string, kind: string, symbols: string[], cash: string, latency: { order?: LatencyModelSpec | undefined; marketData?: LatencyModelSpec | undefined } | undefined, make: (env: AgentEnvironment & { index: IndexOracle }) => Strategy) => {
     const account = sim.venue.addUser(name, parseMoney(cash));
     const orderLatency = latencyModelOf(latency?.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:order`));
-    const marketDataLatency = latencyModelOf(latency?.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:md`));
+    const marketDataLatency = options.marketDataLatency ?? latencyModelOf(latency?.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:md`));
     const port = new InProcessPort(sim.venue, account, { orderLatency, marketDataLatency });
     const markets: AgentMarket[] = symbols.map((symbol) => {
       const m = sim.venue.market(symbol)!;

@@ -37,6 +37,13 @@ export class Market {
   state: InstrumentState;
   indexTicks: number;
   markTicks: number;
+  /**
+   * Mark price from recorded data (a replayed derivative ticker): when set it replaces the
+   * index/touch median, and funding's time-weighted mark follows it.
+   */
+  recordedMarkTicks: number | undefined = undefined;
+  /** Funding rate per interval from recorded data: when set, funding settles at this rate. */
+  recordedFundingRate: { num: bigint; den: bigint } | undefined = undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
 
@@ -64,7 +71,7 @@ export class Market {
    * Returns true when the mark changed.
    */
   refreshMark(sec: number, nanos: number): boolean {
-    const mark = markPriceTicks(this.indexTicks, this.book.bestBidTicks(), this.book.bestAskTicks());
+    const mark = this.recordedMarkTicks ?? markPriceTicks(this.indexTicks, this.book.bestBidTicks(), this.book.bestAskTicks());
     if (mark === this.markTicks) return false;
     this.markTicks = mark;
     this.markTwap.update(sec, nanos, mark);

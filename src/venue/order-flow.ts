@@ -1,14 +1,16 @@
-import type { BookEvent, TradeEvent } from '../book/events.ts';
+import type { PlaceCommand, TradeEvent } from '../book/events.ts';
+import { BookEvents, EV_CANCELED, EV_EXPIRED, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
-import { mulRatio } from '../core/money.ts';
 import { decodeIdCounter } from '../core/ids.ts';
 import { tickLots } from '../risk/position.ts';
 import { toWsOrder } from '../codec/order-codec.ts';
 import { marginOf, type Account } from './account.ts';
+import { tickLotsAtRate } from './money-rate.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import { remainingLots } from './order.ts';
 import type { VenueState } from './venue-state.ts';
+import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
 
 /** A new order in engine units, after the wire's schema checks. */
 export interface OrderTicket {
@@ -30,7 +32,10 @@ const POST_ONLY_TEXT = 'post-only order would cross the book';
  * settle fills → release margin, with every outcome as a feed value.
  */
 export class OrderFlow {
-  private readonly bookEvents: BookEvent[] = [];
+  /** The book's events of the current command (records, reused: see `BookEvents`). */
+  private readonly bookEvents = new BookEvents();
+  /** The command handed to the book, reused (the book reads it and keeps nothing). */
+  private readonly command: PlaceCommand = { orderId: 0, ownerId: 0, side: 'B', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
 
   constructor(private readonly s: VenueState) {}
 
@@ -71,7 +76,7 @@ export class OrderFlow {
   /** Removes a resting order from its book with a Cancel Order feed. */
   cancelResting(order: Order, reason: CancelReason, text: string): void {
     const market = order.market!;
-    market.book.cancel(order.seq, (this.bookEvents.length = 0, this.bookEvents));
+    market.book.cancelInto(order.seq, this.clearedEvents());
     this.closeOrder(order, 'CANCELED');
     this.feed(order.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order), xr: reason, txt: text });
     this.afterBookChange(market);
@@ -79,7 +84,7 @@ export class OrderFlow {
 
   /** Ends a resting order at the close of the trading day with a Done for Day feed. */
   doneForDay(order: Order): void {
-    order.market!.book.cancel(order.seq, (this.bookEvents.length = 0, this.bookEvents));
+    order.market!.book.cancelInto(order.seq, this.clearedEvents());
     this.closeOrder(order, 'DONE_FOR_DAY');
     this.feed(order.userId, { t: 'd', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
   }
@@ -111,54 +116,76 @@ export class OrderFlow {
   private execute(account: Account, market: Market, order: Order): void {
     order.state = 'NEW';
     this.feed(account.id, { t: 'n', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
-    const events = this.bookEvents;
-    events.length = 0;
-    market.book.place(
-      { orderId: order.seq, ownerId: account.id, side: order.side, priceTicks: order.priceTicks, qtyLots: order.qtyLots, tif: order.tif as TimeInForce, postOnly: order.postOnly },
-      events,
-    );
+    const events = this.clearedEvents();
+    const cmd = this.command;
+    cmd.orderId = order.seq;
+    cmd.ownerId = account.id;
+    cmd.side = order.side;
+    cmd.priceTicks = order.priceTicks;
+    cmd.qtyLots = order.qtyLots;
+    cmd.tif = order.tif as TimeInForce;
+    cmd.postOnly = order.postOnly;
+    market.book.placeInto(cmd, events);
     for (let i = 0; i < events.length; i++) {
-      const e = events[i]!;
-      switch (e.kind) {
-        case 'trade':
-          this.settleTrade(e, order, market);
+      switch (events.kind(i)) {
+        case EV_TRADE:
+          this.settleTradeOf(events.makerId(i), events.makerOwnerId(i), events.side(i), events.priceTicks(i), events.qtyLots(i), order, market);
           break;
-        case 'canceled': {
-          const maker = this.s.resting.get(e.orderId)!;
+        case EV_CANCELED: {
+          const maker = this.s.resting.get(events.orderId(i))!;
           this.closeOrder(maker, 'CANCELED');
           this.feed(maker.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(maker), xr: 'SELF_TRADE', txt: 'self-trade prevention canceled the resting order' });
           break;
         }
-        case 'expired':
+        case EV_EXPIRED:
           order.state = 'EXPIRED';
           this.feed(account.id, { t: 'x', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
           break;
-        case 'rested':
-          order.reservedIm = marginOf(market.instrument, order.priceTicks, e.qtyLots, market.instrument.initialMarginPct);
+        case EV_RESTED:
+          order.reservedIm = marginOf(market.instrument, order.priceTicks, events.qtyLots(i), market.instrument.initialMarginPct);
           account.addOpenOrder(order, market);
           this.s.resting.set(order.seq, order);
           break;
-        case 'rejected': // cannot happen: post-only crossing is checked before `n`
-        case 'reduced':
-        case 'cancel-rejected':
-          throw new Error(`unexpected book event ${e.kind} for a new order`);
+        default: // rejected cannot happen (post-only crossing is checked before `n`), nor reduced / cancel-rejected
+          throw new Error(`unexpected book event ${events.at(i).kind} for a new order`);
       }
     }
     if (events.length > 0) this.afterBookChange(market);
   }
 
-  /** Books one trade for maker and taker: position, PnL, fees, margin, feeds, records. */
-  private settleTrade(e: TradeEvent, taker: Order, market: Market): void {
-    const maker = this.s.resting.get(e.makerId)!;
+  /**
+   * Books one trade for maker and taker: position, PnL, fees, margin, feeds, records. A side
+   * owned by `EXTERNAL_OWNER` (replayed liquidity, see external-liquidity.ts) has no account:
+   * only the other side is settled, and the print names the external side.
+   */
+  settleTrade(e: TradeEvent, taker: Order | undefined, market: Market): void {
+    this.settleTradeOf(e.makerId, e.makerOwnerId, e.takerSide, e.priceTicks, e.qtyLots, taker, market);
+  }
+
+  /** `settleTrade` from the trade's fields (as read from the book's event records). */
+  private settleTradeOf(makerId: number, makerOwnerId: number, takerSide: Side, priceTicks: number, qtyLots: number, taker: Order | undefined, market: Market): void {
+    const maker = makerOwnerId === EXTERNAL_OWNER ? undefined : this.s.resting.get(makerId)!;
     const tid = this.s.tradeIds.next();
     const now = this.stamp();
-    this.fill(maker, market, e.priceTicks, e.qtyLots, false, tid, now);
-    this.fill(taker, market, e.priceTicks, e.qtyLots, true, tid, now);
-    market.candles.addTrade(now.ts, e.priceTicks, e.qtyLots, e.takerSide);
-    market.stats.addTrade(now.ts, e.priceTicks, e.qtyLots);
+    if (maker !== undefined) this.fill(maker, market, priceTicks, qtyLots, false, tid, now);
+    if (taker !== undefined) this.fill(taker, market, priceTicks, qtyLots, true, tid, now);
+    market.candles.addTrade(now.ts, priceTicks, qtyLots, takerSide);
+    market.stats.addTrade(now.ts, priceTicks, qtyLots);
     this.s.announce(
       'trade',
-      { tid, symbol: market.symbol, sec: now.ts, nanos: now.tn, priceTicks: e.priceTicks, qtyLots: e.qtyLots, takerSide: e.takerSide, makerOrderId: maker.id, takerOrderId: taker.id, makerUserId: maker.userId, takerUserId: taker.userId },
+      {
+        tid,
+        symbol: market.symbol,
+        sec: now.ts,
+        nanos: now.tn,
+        priceTicks,
+        qtyLots,
+        takerSide,
+        makerOrderId: maker?.id ?? EXTERNAL_ORDER_ID,
+        takerOrderId: taker?.id ?? EXTERNAL_ORDER_ID,
+        makerUserId: maker?.userId ?? EXTERNAL_OWNER,
+        takerUserId: taker?.userId ?? EXTERNAL_OWNER,
+      },
       market,
     );
   }
@@ -170,7 +197,7 @@ export class OrderFlow {
     const notional = tickLots(priceTicks, lots);
     const realized = position.position.applyFill(order.side, priceTicks, lots) * inst.tickLotMoney;
     const feeRate = aggressor ? inst.takerFee : inst.makerFee;
-    const fee = mulRatio(notional * inst.tickLotMoney, feeRate.num, feeRate.den);
+    const fee = tickLotsAtRate(notional, inst.tickLotMoney, feeRate);
     position.tradingPnl += realized;
     position.fees += fee;
     account.cash += realized - fee;
@@ -197,16 +224,17 @@ export class OrderFlow {
     this.s.accounts[order.userId]!.removeOpenOrder(order, order.market!);
   }
 
-  private afterBookChange(market: Market): void {
+  afterBookChange(market: Market): void {
     market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
     this.s.announce('bookChanged', market);
   }
 
   private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): Order {
     const liquidation = t.isLiquidation === true;
-    const id = (liquidation ? this.s.liquidationIds : this.s.orderIds).next(this.s.nowMs());
+    const ids = liquidation ? this.s.liquidationIds : this.s.orderIds;
+    const id = ids.next(this.s.nowMs());
     return {
-      seq: engineIdOf(id)!,
+      seq: liquidation ? -ids.count : ids.count, // = engineIdOf(id), without parsing it back
       id,
       userId: account.id,
       username: account.username,
@@ -226,6 +254,11 @@ export class OrderFlow {
       filledNotionalTicks: 0n,
       reservedIm: 0n,
     };
+  }
+
+  private clearedEvents(): BookEvents {
+    this.bookEvents.clear();
+    return this.bookEvents;
   }
 
   private stamp(): { ts: number; tn: number } {

@@ -45,14 +45,17 @@ export class Settlement {
    * Settles one funding interval of `market` (decisions.md): benchmark = index now,
    * settlement = time-weighted mark since the last funding, amount = settlement − benchmark
    * per contract, rate = amount / benchmark clamped to ± cap. Longs pay amount × qty ×
-   * multiplier to shorts when positive. The per-contract amount is rounded once to Money
+   * multiplier to shorts when positive. A recorded rate (replayed derivative ticker) replaces
+   * the computed one: amount = rate × benchmark, as the exchange itself settled it. The per-contract amount is rounded once to Money
    * precision, so payments are exact integers and sum to zero across accounts.
    */
   settleFunding(market: Market): void {
     const { nowSec: sec, nowNanos: nanos } = this.s.clock;
     const inst = market.instrument;
     const settlement = market.markTwap.average(sec, nanos);
-    const f = computeFunding(market.indexTicks, settlement.numTicks, settlement.den, inst.fundingCap);
+    const f = market.recordedFundingRate === undefined
+      ? computeFunding(market.indexTicks, settlement.numTicks, settlement.den, inst.fundingCap)
+      : recordedFunding(market.indexTicks, market.recordedFundingRate);
     const amountPerContract = divRoundHalfEven(f.amountNum * inst.tick.money, f.amountDen);
     const amountPerLot = amountPerContract * BigInt(inst.multiplier);
     for (const account of this.s.accounts) {
@@ -112,4 +115,9 @@ export class Settlement {
       });
     }
   }
+}
+
+/** Funding at a recorded rate: amount per contract = rate × benchmark (index), in ticks. */
+function recordedFunding(benchmarkTicks: number, rate: { num: bigint; den: bigint }): { amountNum: bigint; amountDen: bigint; rateNum: bigint; rateDen: bigint } {
+  return { amountNum: rate.num * BigInt(benchmarkTicks), amountDen: rate.den, rateNum: rate.num, rateDen: rate.den };
 }

@@ -7,6 +7,7 @@ import { CANDLE_INTERVALS, isCandleInterval, type Candle } from '../market/candl
 import { Account } from './account.ts';
 import type { VenueListener } from './feeds.ts';
 import { resolveInstrument, type InstrumentConfig } from './instrument.ts';
+import { ExternalLiquidity } from './external-liquidity.ts';
 import { Market, type FundingRecord, type MarkRecord } from './market.ts';
 import type { Order } from './order.ts';
 import { OrderFlow } from './order-flow.ts';
@@ -56,6 +57,8 @@ export class Venue {
   private readonly flow: OrderFlow;
   private readonly settlement: Settlement;
   private readonly sessions: Sessions;
+  /** Replayed (recorded) liquidity in the books: no account, see external-liquidity.ts. */
+  readonly external: ExternalLiquidity;
   private started = false;
 
   constructor(
@@ -73,6 +76,7 @@ export class Venue {
     this.flow = new OrderFlow(this.s);
     this.settlement = new Settlement(this.s, this.flow);
     this.sessions = new Sessions(this.s, this.flow);
+    this.external = new ExternalLiquidity(this.s, this.flow);
   }
 
   /** Markets in listing order. */
@@ -201,6 +205,31 @@ export class Venue {
       market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
       this.s.announce('indexChanged', market);
     });
+  }
+
+  /**
+   * Sets (or with undefined clears) a recorded mark price and funding rate (replayed
+   * derivative ticker): the mark replaces the index/touch median and funding settles at the
+   * recorded rate, on the instrument's funding schedule.
+   */
+  setRecordedMarkAndFunding(market: Market, markTicks: number | undefined, fundingRate: { num: bigint; den: bigint } | undefined): void {
+    if (markTicks !== undefined && (!Number.isSafeInteger(markTicks) || markTicks <= 0)) throw new RangeError(`mark price must be a positive integer number of ticks, got ${markTicks}`);
+    this.s.exclusive(() => {
+      market.recordedMarkTicks = markTicks;
+      market.recordedFundingRate = fundingRate;
+      market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
+      this.s.announce('indexChanged', market);
+    });
+  }
+
+  /** Runs `fn` with the venue's re-entrancy guard (for in-process drivers such as the replay). */
+  exclusive<T>(fn: () => T): T {
+    return this.s.exclusive(fn);
+  }
+
+  /** Any user's open order by wire id (replay queue models track orders of every account). */
+  openOrder(orderId: string): Order | undefined {
+    return this.flow.findOpen(orderId);
   }
 
   /** Runs the liquidation check now (it also runs on its own cadence). */

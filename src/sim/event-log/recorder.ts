@@ -1,3 +1,4 @@
+import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { RecordBatch } from 'apache-arrow';
 import type { OrderFeed, TradeRecord, VenueListener } from '../../venue/feeds.ts';
 import type { Market } from '../../venue/market.ts';
@@ -146,9 +147,9 @@ export class EventLogRecorder implements VenueListener {
     c.qty.setNumber(r, t.qtyLots);
     c.side.set(r, t.takerSide);
     c.order_id.set(r, t.takerOrderId);
-    c.user.set(r, accounts[t.takerUserId]!.username);
+    c.user.set(r, accounts[t.takerUserId]?.username ?? EXTERNAL_USERNAME); // replayed liquidity has no account
     c.maker_order_id.set(r, t.makerOrderId);
-    c.maker_user.set(r, accounts[t.makerUserId]!.username);
+    c.maker_user.set(r, accounts[t.makerUserId]?.username ?? EXTERNAL_USERNAME);
     this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
     this.end();
   }

@@ -1,0 +1,107 @@
+import type { Scenario, ScenarioInstrument } from '../../scenario/schema.ts';
+import { mappedInstrument, replayFiles, type ReplaySpec } from '../../scenario/replay-schema.ts';
+import type { LatencyModel } from '../../sim/latency.ts';
+import { buildSimulationParts, type BuildOptions, type BuiltSimulation } from '../../sim/build.ts';
+import type { Market } from '../../venue/market.ts';
+import { TickSize } from '../../core/price.ts';
+import { RecordedFeedDelay } from './feed-delay.ts';
+import type { L2Event } from './l2-event.ts';
+import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
+import { loadL2Events, type L2FileSpec } from './l2-sources.ts';
+import { queueModelOf } from './queue-model.ts';
+
+/** A built simulation whose market comes from recordings, with the replayer. */
+export interface BuiltReplaySimulation extends BuiltSimulation {
+  replayer: L2Replayer;
+  /**
+   * The recorded feed delay when the spec says `marketData: "recorded"` (the default): give it
+   * to ports added later (a backtest's strategy) so they see the market as the agents do.
+   */
+  recordedMarketDataLatency: LatencyModel | undefined;
+}
+
+/**
+ * Builds a simulation whose replayed instruments get their liquidity, trades and (when
+ * recorded) mark, index and funding from the scenario's `market.replay` files; everything else
+ * (users, agents, other instruments, latency of the order path) is as `buildSimulationParts`
+ * builds it, so the result is used exactly like a synthetic run. Reads the files first
+ * (async); the run itself is synchronous and deterministic.
+ *
+ * @throws Error when the scenario has no `market.replay`, or a ReplayError naming file, line
+ *   and column for a bad row.
+ */
+export async function buildReplaySimulation(scenario: Scenario, options: ReplayBuildOptions = {}): Promise<BuiltReplaySimulation> {
+  const spec = replaySpecOf(scenario);
+  const events = options.events ?? (await loadL2Events(replayPlan(spec, scenario).files, { skipBadRows: spec.skipBadRows }));
+  return buildReplaySimulationFrom(scenario, events, options);
+}
+
+/** `buildReplaySimulation` with the events already loaded (`loadL2Events(replayPlan(...).files)`): synchronous. */
+export function buildReplaySimulationFrom(scenario: Scenario, events: readonly L2Event[], options: Omit<BuildOptions, 'marketDataLatency'> = {}): BuiltReplaySimulation {
+  const spec = replaySpecOf(scenario);
+  const { symbols, recordedTicks } = replayPlan(spec, scenario);
+  const { market: _replay, ...synthetic } = scenario;
+  const withIndex = withRecordedIndexes(synthetic, symbols, recordedTicks, events);
+  const feedDelay = new RecordedFeedDelay(events);
+  const md = spec.latency.marketData;
+  // Recorded delays go to every agent; a model becomes the default of agents without their own.
+  const parts =
+    md === 'recorded'
+      ? buildSimulationParts(withIndex, { ...options, marketDataLatency: feedDelay })
+      : buildSimulationParts({ ...withIndex, latency: { ...withIndex.latency, marketData: md } }, options);
+  const { sim } = parts;
+  const markets: Market[] = symbols.map((s) => sim.venue.market(s)!);
+  const replayer = new L2Replayer(sim.venue, markets, recordedTicks, events, queueModelOf(spec.queueModel), feedDelay);
+  sim.onStart(() => replayer.start());
+  return { ...parts, replayer, recordedMarketDataLatency: md === 'recorded' ? feedDelay : undefined };
+}
+
+function replaySpecOf(scenario: Scenario): ReplaySpec {
+  const spec = scenario.market?.replay;
+  if (spec === undefined) throw new Error(`scenario ${scenario.name} has no market.replay`);
+  return spec;
+}
+
+/** Options of `buildReplaySimulation`. */
+export interface ReplayBuildOptions extends Omit<BuildOptions, 'marketDataLatency'> {
+  /** Events already loaded with `loadL2Events(replayPlan(...).files)` (several runs of one recording). */
+  events?: readonly L2Event[];
+}
+
+/** The replayed instrument symbols (in first-use order) and each file's reading plan. */
+export function replayPlan(spec: ReplaySpec, scenario: Scenario): { symbols: string[]; files: L2FileSpec[]; recordedTicks: TickSize[] } {
+  const symbols: string[] = [];
+  const recordedTicks: TickSize[] = [];
+  const files = replayFiles(spec).files.map((f) => {
+    const { symbol, lotSize, tickSize } = mappedInstrument(spec.symbolMap[f.recordedSymbol]!);
+    const inst = scenario.instruments.find((i) => i.symbol === symbol)!;
+    if (!symbols.includes(symbol)) {
+      symbols.push(symbol);
+      recordedTicks.push(new TickSize(tickSize ?? inst.tickSize));
+    }
+    return { path: f.path, format: spec.format, market: symbols.indexOf(symbol), tickSize: tickSize ?? inst.tickSize, lotSize };
+  });
+  return { symbols, files, recordedTicks };
+}
+
+/**
+ * Instruments whose recording carries index prices (derivative ticker) get a recorded index
+ * process with those points, so the scenario's index machinery publishes them; the others keep
+ * the scenario's index process.
+ */
+function withRecordedIndexes(scenario: Omit<Scenario, 'market'>, symbols: readonly string[], recordedTicks: readonly TickSize[], events: readonly L2Event[]): Omit<Scenario, 'market'> {
+  const points = symbols.map(() => [] as { time: number; price: number; text: string }[]);
+  const instTicks = symbols.map((s) => new TickSize(scenario.instruments.find((i) => i.symbol === s)!.tickSize));
+  for (const e of events) {
+    if (e.kind !== 'ticker' || e.indexPrice === undefined) continue;
+    // Recorded price steps are instrument ticks: re-express the price in instrument units.
+    const text = instTicks[e.market]!.toPrice(recordedPriceTicks(recordedTicks[e.market]!, e.indexPrice));
+    points[e.market]!.push({ time: Number(e.tsNs / 1000n) / 1e6, price: Number(text), text });
+  }
+  const instruments = scenario.instruments.map((inst): ScenarioInstrument => {
+    const p = points[symbols.indexOf(inst.symbol)];
+    if (p === undefined || p.length === 0) return inst;
+    return { ...inst, indexPrice: p[0]!.text, index: { kind: 'recorded', file: '(replay derivative_ticker)', points: p.map(({ time, price }) => ({ time, price })) } };
+  });
+  return { ...scenario, instruments };
+}

@@ -1,0 +1,132 @@
+import { basename, dirname } from 'node:path';
+import { TickSize } from '../../core/price.ts';
+import { formatTimestampNs } from '../../core/time.ts';
+import { parseScenario } from '../../scenario/load.ts';
+import type { ReplaySpec } from '../../scenario/replay-schema.ts';
+import type { Scenario } from '../../scenario/schema.ts';
+import type { L2Event } from './l2-event.ts';
+import { loadL2Events } from './l2-sources.ts';
+import { replayPlan } from './build-replay.ts';
+
+/** What `--replay FILES…` on the command line asks for. */
+export interface ReplayArgs {
+  files: string[];
+  /** Queue model name (`risk-averse` or `prob`). */
+  queueModel?: 'risk-averse' | 'prob';
+  /** Price tick and recording quantity per lot, when the symbol is not a known one. */
+  tickSize?: string;
+  lotSize?: string;
+}
+
+/** Tick and lot of the instruments in the shared recordings (Binance futures exchange info). */
+const KNOWN_UNITS: Record<string, { tickSize: string; lotSize: string }> = {
+  BTCUSDT: { tickSize: '0.1', lotSize: '0.001' },
+  ETHUSDT: { tickSize: '0.01', lotSize: '0.001' },
+  BTCUSD_PERP: { tickSize: '0.1', lotSize: '1' },
+};
+
+/** A user for serving a recording (the server shows demo users in its banner). */
+const DEMO_USER = { username: 'trader', password: 'trader', cash: '1000000' };
+
+/**
+ * Takes `--replay FILE [FILE…]` out of `args` (every argument after it up to the next `--`
+ * flag); returns the files and the other arguments.
+ */
+export function takeReplayFiles(args: readonly string[]): { files: string[] | undefined; rest: string[] } {
+  const i = args.indexOf('--replay');
+  if (i < 0) return { files: undefined, rest: [...args] };
+  let j = i + 1;
+  while (j < args.length && !args[j]!.startsWith('--')) j++;
+  const files = args.slice(i + 1, j);
+  if (files.length === 0) throw new RangeError('--replay needs at least one file');
+  return { files, rest: [...args.slice(0, i), ...args.slice(j)] };
+}
+
+/**
+ * A scenario for recordings named on the command line. With `base` (a scenario that has
+ * `market.replay`), its files are replaced. Otherwise one instrument per recorded symbol
+ * (named `<SYMBOL>-PERP`), the format told by the file name (`.csv[.gz]`: tardis, else a
+ * Binance raw capture), start and duration covering the recording, index at the first
+ * recorded price, one demo user. Returns the loaded events too, so they are read once.
+ */
+export async function replayScenario(args: ReplayArgs, base?: Scenario): Promise<{ scenario: Scenario; events: L2Event[] }> {
+  if (base !== undefined) {
+    if (base.market === undefined) throw new RangeError(`--replay with --scenario: scenario ${base.name} has no market.replay to take the files`);
+    const scenario = { ...base, market: { replay: { ...base.market.replay, files: args.files, ...(args.queueModel ? { queueModel: args.queueModel } : {}) } } };
+    const checked = parseScenario(scenario, `scenario ${base.name}`);
+    return { scenario: checked, events: await loadL2Events(replayPlan(checked.market!.replay, checked).files) };
+  }
+  const format = args.files.every((f) => /\.csv(\.gz)?$/i.test(f)) ? 'tardis' : 'binance';
+  const symbols = new Map<string, { symbol: string; lotSize: string; tickSize: string }>();
+  const files = args.files.map((path) => {
+    const recorded = recordedSymbolOf(path, format);
+    const known = KNOWN_UNITS[recorded];
+    const tickSize = args.tickSize ?? known?.tickSize;
+    const lotSize = args.lotSize ?? known?.lotSize;
+    if (tickSize === undefined || lotSize === undefined) throw new RangeError(`${path}: unknown symbol ${recorded}: give --tick-size and --lot-size`);
+    symbols.set(recorded, { symbol: instrumentSymbolOf(recorded), lotSize, tickSize });
+    return { path, symbol: recorded };
+  });
+  const replay: ReplaySpec = {
+    format,
+    files,
+    symbolMap: Object.fromEntries([...symbols].map(([k, v]) => [k, { symbol: v.symbol, lotSize: v.lotSize, tickSize: v.tickSize }])),
+    queueModel: args.queueModel ?? 'risk-averse',
+    latency: { marketData: 'recorded' },
+    skipBadRows: false,
+  };
+  const draft = {
+    name: `replay-${basename(args.files[0]!).replace(/\..*$/, '')}`,
+    // Quoted per venue lot, so margin, fees and PnL are exact for fractional recorded lots.
+    instruments: [...symbols.values()].map((s) => ({ symbol: s.symbol, tickSize: multiplyDecimals(s.tickSize, s.lotSize), indexPrice: '1' })),
+    users: [DEMO_USER],
+    market: { replay },
+  };
+  const skeleton = parseScenario(draft, 'replay');
+  const events = await loadL2Events(replayPlan(replay, skeleton).files);
+  const first = events[0];
+  const last = events[events.length - 1];
+  if (first === undefined || last === undefined) throw new RangeError(`${args.files.join(', ')}: no events to replay`);
+  const second = 1_000_000_000n;
+  const startNs = (first.tsNs / second) * second;
+  const durationSec = (last.tsNs - startNs) / second + 1n;
+  const instruments = skeleton.instruments.map((inst, i) => ({ ...inst, indexPrice: firstPrice(events, i, new TickSize(inst.tickSize)) ?? inst.indexPrice }));
+  const scenario = parseScenario({ ...draft, instruments, start: formatTimestampNs(startNs), duration: `${durationSec}s` }, 'replay');
+  return { scenario, events };
+}
+
+/** Exact product of two decimal texts ("0.1" × "0.001" = "0.0001"). */
+export function multiplyDecimals(a: string, b: string): string {
+  const split = (t: string) => ({ digits: BigInt(t.replace('.', '') || '0'), scale: t.includes('.') ? t.length - t.indexOf('.') - 1 : 0 });
+  const x = split(a);
+  const y = split(b);
+  const scale = x.scale + y.scale;
+  const text = (x.digits * y.digits).toString().padStart(scale + 1, '0');
+  const out = scale === 0 ? text : `${text.slice(0, text.length - scale)}.${text.slice(text.length - scale)}`;
+  return out.includes('.') ? out.replace(/0+$/, '').replace(/\.$/, '') : out;
+}
+
+/** The recorded symbol a file name carries: tardis `<exchange>_<type>_<SYMBOL>.csv`, hftbacktest `<symbol>_<date>.gz`. */
+function recordedSymbolOf(path: string, format: 'tardis' | 'binance'): string {
+  const name = basename(path).replace(/\.(csv|gz)/gi, '');
+  if (format === 'binance') return name.replace(/_\d{8}$/, '').toUpperCase();
+  // Inside a `<date>_<exchange>_<SYMBOL>` folder, files are named by type only.
+  const parts = (name.includes('_') ? name : basename(dirname(path))).split('_');
+  return (parts[parts.length - 1] ?? name).toUpperCase();
+}
+
+/** `BTCUSDT` → `BTCUSDT-PERP`, `BTCUSD_PERP` → `BTCUSD-PERP` (the instrument symbol pattern). */
+function instrumentSymbolOf(recorded: string): string {
+  const core = recorded.replace(/[^A-Z0-9]/g, '').replace(/PERP(ETUAL)?$/, '');
+  return `${core.slice(0, 15)}-PERP`;
+}
+
+/** The first recorded trade or book price of market `i`, as decimal text. */
+function firstPrice(events: readonly L2Event[], i: number, tick: TickSize): string | undefined {
+  for (const e of events) {
+    if (e.market !== i) continue;
+    if (e.kind === 'trade') return tick.toPrice(e.priceTicks);
+    if (e.kind === 'book' && e.updates.length > 0) return tick.toPrice(e.updates[0]!.priceTicks);
+  }
+  return undefined;
+}

@@ -1,0 +1,154 @@
+import type { BookEvent, TradeEvent } from '../book/events.ts';
+import type { Side } from '../core/types.ts';
+import { EXTERNAL_OWNER } from './external-owner.ts';
+import type { Market } from './market.ts';
+import type { Order } from './order.ts';
+import type { OrderFlow } from './order-flow.ts';
+import type { VenueState } from './venue-state.ts';
+
+/** Book ids of external orders start here: far above any `O-` counter, and positive (`L-` ids are negative). */
+const EXTERNAL_ID_BASE = 2 ** 50;
+
+/** One recorded level's change: the new absolute external quantity at a price (0 removes it). */
+export interface ExternalLevelUpdate {
+  side: Side;
+  priceTicks: number;
+  qtyLots: number;
+}
+
+/**
+ * Recorded (replayed L2) liquidity inside the venue's own books.
+ *
+ * Design: each recorded price level is ONE resting book order owned by `EXTERNAL_OWNER`, a
+ * participant with no account. So everything that reads the book — market-data feeds, the
+ * mark price, the price band, post-only checks, matching of crossing orders — sees the
+ * recorded market with no parallel path, while the recorded side never touches margin, fees,
+ * positions or funding (`OrderFlow.settleTrade` settles only the account side of a trade
+ * with an external order). The level's order is restated when the recording changes it:
+ * a decrease reduces it in place (keeping its queue place), an increase re-queues it at the
+ * back (new quantity joins behind orders already there), zero removes it.
+ *
+ * Accounts' orders sit in the same book. How far a resting account order is from the front of
+ * a recorded level is not the book's FIFO (a recording does not say where quantity was added
+ * or canceled): the replay layer's queue models estimate it and call `fillFromRecordedTrade`
+ * when a recorded trade reaches the order. A recorded level that crosses account orders
+ * trades with them at their prices (the recorded side takes), like a new aggressive order.
+ */
+export class ExternalLiquidity {
+  /** Book id of the external order at each (market, side, price); key = price for bids, −price for asks. */
+  private readonly levels = new Map<Market, Map<number, number>>();
+  private nextId = EXTERNAL_ID_BASE;
+  private readonly events: BookEvent[] = [];
+
+  constructor(
+    private readonly s: VenueState,
+    private readonly flow: OrderFlow,
+  ) {}
+
+  /** External lots displayed at (side, price) now (0 when none). */
+  displayedLots(market: Market, side: Side, priceTicks: number): number {
+    const id = this.levelsOf(market).get(keyOf(side, priceTicks));
+    return id === undefined ? 0 : market.book.openLots(id);
+  }
+
+  /**
+   * Applies recorded level changes; with `reset` every external level of the market goes
+   * first (a snapshot). Account orders stay. One book change is announced for the batch.
+   */
+  applyLevels(market: Market, updates: readonly ExternalLevelUpdate[], reset: boolean): void {
+    const levels = this.levelsOf(market);
+    if (reset) {
+      for (const id of levels.values()) if (market.book.has(id)) market.book.cancel(id, this.cleared());
+      levels.clear();
+    }
+    // A batch may name a level twice: its last value counts.
+    const last = new Map<number, ExternalLevelUpdate>();
+    for (const u of updates) last.set(keyOf(u.side, u.priceTicks), u);
+    // Decreases first, then increases: a batch that moves the touch never crosses itself midway.
+    for (const u of last.values()) if (u.qtyLots < this.displayedLots(market, u.side, u.priceTicks)) this.setLevel(market, levels, u);
+    for (const u of last.values()) if (u.qtyLots > this.displayedLots(market, u.side, u.priceTicks)) this.setLevel(market, levels, u);
+    this.flow.afterBookChange(market);
+  }
+
+  /**
+   * A recorded trade reached an account's resting order: fill `lots` of it at `priceTicks`
+   * against the recorded aggressor (the order is the maker). Caller checks `lots` ≤ open lots.
+   */
+  fillFromRecordedTrade(order: Order, lots: number, priceTicks: number): void {
+    const market = order.market!;
+    market.book.reduce(order.seq, lots, this.cleared());
+    const takerSide: Side = order.side === 'B' ? 'S' : 'B';
+    this.flow.settleTrade(externalTrade(order.seq, order.userId, takerSide, priceTicks, lots), undefined, market);
+    this.flow.afterBookChange(market);
+  }
+
+  /** A recorded trade between recorded participants only: printed (trade feed, candles, stats). */
+  printRecordedTrade(market: Market, priceTicks: number, lots: number, takerSide: Side): void {
+    this.flow.settleTrade(externalTrade(0, EXTERNAL_OWNER, takerSide, priceTicks, lots), undefined, market);
+  }
+
+  private setLevel(market: Market, levels: Map<number, number>, u: ExternalLevelUpdate): void {
+    const key = keyOf(u.side, u.priceTicks);
+    const id = levels.get(key);
+    const shown = id === undefined ? 0 : market.book.openLots(id);
+    if (u.qtyLots < shown) {
+      market.book.reduce(id!, shown - u.qtyLots, this.cleared());
+      if (u.qtyLots === 0) levels.delete(key);
+      return;
+    }
+    if (id !== undefined && shown > 0) market.book.cancel(id, this.cleared());
+    this.removeCrossedExternal(market, levels, u.side, u.priceTicks);
+    const newId = this.nextId++;
+    const events = this.cleared();
+    market.book.place({ orderId: newId, ownerId: EXTERNAL_OWNER, side: u.side, priceTicks: u.priceTicks, qtyLots: u.qtyLots, tif: 'GTC', postOnly: false }, events);
+    for (const e of events) if (e.kind === 'trade') this.flow.settleTrade(e, undefined, market);
+    if (market.book.has(newId)) levels.set(key, newId);
+    else levels.delete(key);
+  }
+
+  /**
+   * Removes opposite external levels this price would cross: the recording has moved past them
+   * (its later rows would remove them), and recorded liquidity never trades with itself.
+   */
+  private removeCrossedExternal(market: Market, levels: Map<number, number>, side: Side, priceTicks: number): void {
+    const best = side === 'B' ? market.book.bestAskTicks() : market.book.bestBidTicks();
+    if (best === undefined || (side === 'B' ? best > priceTicks : best < priceTicks)) return;
+    const remove = (key: number): void => {
+      const id = levels.get(key);
+      if (id === undefined) return;
+      if (market.book.has(id)) market.book.cancel(id, this.cleared());
+      levels.delete(key);
+    };
+    // The crossed range is usually a few ticks: probe it; scan the map only when it is wider.
+    const width = Math.abs(priceTicks - best) + 1;
+    if (width <= levels.size) {
+      for (let i = 0; i < width; i++) remove(side === 'B' ? -(best + i) : best - i);
+      return;
+    }
+    for (const key of [...levels.keys()]) {
+      if ((key > 0) === (side === 'B')) continue;
+      const p = Math.abs(key);
+      if (side === 'B' ? p <= priceTicks : p >= priceTicks) remove(key);
+    }
+  }
+
+  private levelsOf(market: Market): Map<number, number> {
+    let levels = this.levels.get(market);
+    if (levels === undefined) this.levels.set(market, (levels = new Map()));
+    return levels;
+  }
+
+  private cleared(): BookEvent[] {
+    this.events.length = 0;
+    return this.events;
+  }
+}
+
+function keyOf(side: Side, priceTicks: number): number {
+  return side === 'B' ? priceTicks : -priceTicks;
+}
+
+/** A trade whose aggressor is the recorded market (no account order). */
+function externalTrade(makerId: number, makerOwnerId: number, takerSide: Side, priceTicks: number, qtyLots: number): TradeEvent {
+  return { kind: 'trade', makerId, makerOwnerId, takerId: 0, takerOwnerId: EXTERNAL_OWNER, takerSide, priceTicks, qtyLots, makerRemainingLots: 0, takerRemainingLots: 0 };
+}
