@@ -6,7 +6,13 @@
  * included) and process RSS. Inputs are made at prepare time under `os.tmpdir()` from
  * `../shared/data` (cases without inputs are left out): gzipped tardis quotes / trades and 10×
  * copies with timestamps shifted past the previous copy; the LOBSTER GOOG level-1 pair 10× as
- * gzipped CSVs; an Arrow event log of synthetic book and trade rows (the project's writer).
+ * gzipped CSVs; an Arrow event log of synthetic book and trade rows (the project's writer);
+ * normalized market-records Arrow files converted from the tardis quotes repeated 10× (the 1×
+ * case, 99,990 rows) and 100× (the 10× case).
+ *
+ * tardis passes take the reader's chunks (`ChunkedStream.chunks()`, arrays of batches as
+ * decoded), the way a replay consumes them; `arrow-market` and `arrow-event-log-market` read
+ * `ArrowReplaySource.batches()`: typed-array columns per record batch, no object per row.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +34,8 @@ type Job = (
   | { op: 'lobster-10x'; zip: string; dir: string }
   | { op: 'arrow-build'; path: string; rows: number }
   | { op: 'arrow'; path: string; columnar: boolean }
+  | { op: 'arrow-market'; path: string }
+  | { op: 'arrow-market-build'; csv: string; path: string }
 ) & { probe?: boolean };
 
 /** What a pass reports: rows read, and the worker's memory peaks during it. */
@@ -46,6 +54,12 @@ const replay = once(async () => ({
   ...(await import('../src/replay/lobster-reader.ts')),
   ...(await import('../src/replay/lobster-verify.ts')),
   ...(await import('../src/replay/zip.ts')),
+}));
+const market = once(async () => ({
+  ...(await import('../src/replay/arrow-source.ts')),
+  ...(await import('../src/replay/market-arrow.ts')),
+  ...(await import('../src/replay/market-records.ts')),
+  ...(await import('../src/replay/normalize.ts')),
 }));
 const eventLog = once(async () => ({
   ...(await import('../src/sim-io/event-log-file.ts')),
@@ -67,10 +81,34 @@ async function runJob(job: Job): Promise<number> {
   if (job.op === 'gc') {
     (gc ??= findGc())?.();
   } else if (job.op === 'tardis') {
-    for await (const batch of (await replay()).readTardisCsv(job.path, job)) {
-      rows += batch.rows.length;
-      if ((rows & 4095) < batch.rows.length) sample();
+    for await (const chunk of (await replay()).readTardisCsv(job.path, job).chunks()) {
+      for (const batch of chunk) rows += batch.rows.length;
+      sample();
     }
+  } else if (job.op === 'arrow-market-build') {
+    const { readTardisCsv } = await replay();
+    const { MarketArrowWriter, tardisRecords } = await market();
+    const writer = new MarketArrowWriter(job.path, { instruments: { BTCUSDT: { tickSize: '0.01', lotSize: '0.001' } }, source: 'bench' });
+    for await (const chunk of tardisRecords(readTardisCsv(job.csv, { tickSize: '0.01', lotSize: '0.001' })).chunks()) for (const r of chunk) writer.add(r);
+    writer.close();
+    rows = writer.rows;
+  } else if (job.op === 'arrow-market') {
+    // What a replay does per row: the time-order check, the kind, one price column.
+    const { ArrowReplaySource, KIND_TRADE, KIND_QUOTE } = await market();
+    let [lastNs, trades, quotes, ticks] = [0n, 0, 0, 0];
+    for await (const b of new ArrowReplaySource(job.path).batches()) {
+      const { recvNs, kind, priceTicks, bidTicks } = b;
+      for (let i = 0; i < b.length; i++) {
+        if (recvNs[i]! < lastNs) throw new Error('records out of time order');
+        lastNs = recvNs[i]!;
+        const k = kind[i]!;
+        if (k === KIND_TRADE) (trades++, (ticks += priceTicks[i]!));
+        else if (k === KIND_QUOTE) (quotes++, (ticks += bidTicks[i]!));
+      }
+      rows += b.length;
+      sample();
+    }
+    if (trades + quotes !== rows || !(ticks > 0)) throw new Error(`${trades} trades + ${quotes} quotes of ${rows} rows`);
   } else if (job.op === 'lobster') {
     const { openLobster, readLobster, verifyLobster } = await replay();
     const files = await openLobster(job.paths);
@@ -304,6 +342,29 @@ export function replayCases(): BenchCase[] {
           const path = join(scratchDir(), `events-${copies}x.arrow`);
           const rows = existsSync(path) ? copies * ARROW_ROWS : worker.call({ op: 'arrow-build', path, rows: copies * ARROW_ROWS }).rows;
           return { job: { op: 'arrow', path, columnar }, rows };
+        }),
+      );
+    }
+  }
+  if (existsSync(TARDIS)) {
+    for (const copies of [1, 10]) {
+      cases.push(
+        workerCase(`replay.arrow-market-quotes.${copies}x`, copies === 1 ? 20 : 5, (worker) => {
+          const csv = tardisCopy(join(TARDIS, 'quotes.csv'), 10 * copies, false);
+          const path = join(scratchDir(), `market-quotes-${copies}x.arrow`);
+          const rows = worker.call({ op: 'arrow-market-build', csv: csv.path, path }).rows;
+          return { job: { op: 'arrow-market', path }, rows };
+        }),
+      );
+    }
+  }
+  if (existsSync(EVENT_LOG)) {
+    for (const copies of [1, 10]) {
+      cases.push(
+        workerCase(`replay.arrow-event-log-market.${copies}x`, copies === 1 ? 10 : 3, (worker) => {
+          const path = join(scratchDir(), `events-${copies}x.arrow`);
+          const rows = existsSync(path) ? copies * ARROW_ROWS : worker.call({ op: 'arrow-build', path, rows: copies * ARROW_ROWS }).rows;
+          return { job: { op: 'arrow-market', path }, rows };
         }),
       );
     }

@@ -24,6 +24,9 @@ export class FieldReader {
   private starts: Int32Array = new Int32Array(0);
   private ends: Int32Array = new Int32Array(0);
   private base = 0;
+  /** The last `microsAsNs` conversion. */
+  private lastMicros = -1;
+  private lastNs = 0n;
   /** 1-based line of the current record. */
   line = 0;
 
@@ -110,6 +113,34 @@ export class FieldReader {
     return negative ? -value : value;
   }
 
+  /**
+   * Columns `from` … `from + count − 1` as integers into `out[0 …]`, in one pass over the
+   * record's bytes (no call per field): the fast path for rows of many integers (LOBSTER
+   * orderbook files). False when a field is not a plain integer of at most 15 digits; the caller
+   * then reads the fields one by one with `integer`, which names the bad one.
+   */
+  integers(from: number, count: number, out: Float64Array): boolean {
+    const bytes = this.bytes;
+    const starts = this.starts;
+    const ends = this.ends;
+    for (let i = 0; i < count; i++) {
+      const f = this.base + from + i;
+      let k = starts[f]!;
+      const e = ends[f]!;
+      const negative = k < e && bytes[k] === CHAR_MINUS;
+      if (negative) k++;
+      if (k === e || e - k > 15) return false;
+      let value = 0;
+      for (; k < e; k++) {
+        const d = bytes[k]! - CHAR_0;
+        if (d < 0 || d > 9) return false;
+        value = value * 10 + d;
+      }
+      out[i] = negative ? -value : value;
+    }
+    return true;
+  }
+
   private slowInteger(i: number, what: string): number {
     const text = this.field(i);
     const n = Number(text);
@@ -148,9 +179,17 @@ export class FieldReader {
     throw this.error(i, `${JSON.stringify(this.field(i))} is not ${what}: seconds with at most 9 decimals`);
   }
 
-  /** Integer microseconds since the epoch as exact nanoseconds. */
+  /**
+   * Integer microseconds since the epoch as exact nanoseconds. Rows in a burst share their
+   * time, so the last conversion is kept (bigints are immutable; two allocations saved a row).
+   */
   microsAsNs(i: number, what: string): bigint {
-    return BigInt(this.micros(i, what)) * 1000n;
+    const us = this.micros(i, what);
+    if (us !== this.lastMicros) {
+      this.lastMicros = us;
+      this.lastNs = BigInt(us) * 1000n;
+    }
+    return this.lastNs;
   }
 
   /** Integer microseconds since the epoch as a (safe, exact) number. */

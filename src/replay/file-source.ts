@@ -36,6 +36,14 @@ export async function zipMemberSource(path: string, member: string): Promise<Byt
 }
 
 async function firstBytes(path: string): Promise<'gzip' | 'zip' | 'plain'> {
+  const head = await fileHead(path, 4);
+  if (head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+  if (head.length === 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
+  return 'plain';
+}
+
+/** The first `length` bytes of a file (fewer when it is shorter), to tell its format. */
+export async function fileHead(path: string, length: number): Promise<Buffer> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -43,11 +51,9 @@ async function firstBytes(path: string): Promise<'gzip' | 'zip' | 'plain'> {
     throw asReplayError(path, e);
   }
   try {
-    const head = Buffer.alloc(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
-    if (bytesRead === 4 && head.readUInt32LE(0) === 0x04034b50) return 'zip';
-    return 'plain';
+    const head = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(head, 0, length, 0);
+    return head.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }

@@ -121,7 +121,13 @@ async function* rows(files: LobsterFiles, errors: RowErrors): AsyncGenerator<Lob
 
 const MAX_SECONDS_DIGITS = 5; // 86400 s in a day
 
+/** The orderbook row's integers, parsed in one pass (reused: `bookSide` copies them into levels). */
+let rowValues = new Float64Array(40);
+
 function decodeRow(m: FieldReader, b: FieldReader, files: LobsterFiles): LobsterRow {
+  const width = 4 * files.levels;
+  if (rowValues.length < width) rowValues = new Float64Array(width);
+  const values = b.integers(0, width, rowValues) ? rowValues : undefined;
   const type = m.integer(1, 'event type');
   if (type < 1 || type > 7) throw m.error(1, `event type ${type} is not 1–7`);
   const direction = m.integer(5, 'direction');
@@ -137,22 +143,23 @@ function decodeRow(m: FieldReader, b: FieldReader, files: LobsterFiles): Lobster
     size,
     priceTicks,
     side: direction === 1 ? 'B' : 'S',
-    asks: bookSide(b, files.levels, 0, LOBSTER_EMPTY_ASK, 1),
-    bids: bookSide(b, files.levels, 2, -LOBSTER_EMPTY_ASK, -1),
+    asks: bookSide(b, files.levels, 0, LOBSTER_EMPTY_ASK, 1, values),
+    bids: bookSide(b, files.levels, 2, -LOBSTER_EMPTY_ASK, -1, values),
   };
 }
 
 /**
  * One side of an orderbook row: columns `offset + 4i` (price) and `offset + 4i + 1` (size) for
  * level i. Real levels come first, strictly worse each step (`direction` 1: ascending asks,
- * −1: descending bids), then only dummies (`emptyPrice`, size 0).
+ * −1: descending bids), then only dummies (`emptyPrice`, size 0). `values` holds the row's
+ * integers when they all parsed in one pass (else each field is read, and named if bad).
  */
-function bookSide(b: FieldReader, levels: number, offset: number, emptyPrice: number, direction: number): Level[] {
+function bookSide(b: FieldReader, levels: number, offset: number, emptyPrice: number, direction: number, values: Float64Array | undefined): Level[] {
   const out: Level[] = [];
   for (let i = 0; i < levels; i++) {
     const at = offset + 4 * i;
-    const priceTicks = b.integer(at, 'price');
-    const qtyLots = b.integer(at + 1, 'size');
+    const priceTicks = values === undefined ? b.integer(at, 'price') : values[at]!;
+    const qtyLots = values === undefined ? b.integer(at + 1, 'size') : values[at + 1]!;
     if (priceTicks === emptyPrice) {
       if (qtyLots !== 0) throw b.error(at + 1, `an empty level (price ${emptyPrice}) must have size 0, got ${qtyLots}`);
       continue;

@@ -28,6 +28,8 @@ import {
 /** Rows of one kind received together. */
 export interface TardisBatch<R> {
   kind: TardisKind;
+  /** The rows' `symbol` (a batch never mixes symbols). */
+  symbol: string;
   /** Receipt time shared by the rows (`local_timestamp`), exact ns. */
   localTsNs: bigint;
   /** incremental_book_L2 only: the rows start a full snapshot, so clear the book first. */
@@ -84,6 +86,7 @@ function asStep(step: string | TickSize): TickSize {
   return typeof step === 'string' ? new TickSize(step) : step;
 }
 
+const SYMBOL = 1;
 const LOCAL_TS = 3;
 const IS_SNAPSHOT = 4;
 
@@ -99,6 +102,7 @@ async function* batches(
   let reader = new FieldReader(source.name, undefined);
   let open: TardisAnyBatch | undefined;
   let openUs = -1;
+  let openSymbol = '';
   let lastWasSnapshot = false;
   for await (const batch of readCsvBatches(source)) {
     const done: TardisAnyBatch[] = [];
@@ -128,12 +132,14 @@ async function* batches(
       const isSnapshot = kind === 'incremental_book_L2' && reader.is(IS_SNAPSHOT, 'true');
       const startsSnapshot = isSnapshot && !lastWasSnapshot;
       lastWasSnapshot = isSnapshot;
-      if (open !== undefined && localUs === openUs && !startsSnapshot) {
+      const sameSymbol = reader.is(SYMBOL, openSymbol);
+      if (open !== undefined && localUs === openUs && !startsSnapshot && sameSymbol) {
         (open.rows as unknown[]).push(row);
         continue;
       }
       if (open !== undefined) done.push(open);
-      open = { kind, localTsNs: BigInt(localUs) * 1000n, reset: startsSnapshot, rows: [row], line: reader.line } as TardisAnyBatch;
+      if (!sameSymbol) openSymbol = reader.field(SYMBOL);
+      open = { kind, symbol: openSymbol, localTsNs: BigInt(localUs) * 1000n, reset: startsSnapshot, rows: [row], line: reader.line } as TardisAnyBatch;
       openUs = localUs;
     }
     if (done.length > 0) yield done;

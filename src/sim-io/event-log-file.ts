@@ -1,6 +1,6 @@
 import { closeSync, openSync, writevSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { AsyncByteQueue, RecordBatchFileWriter, RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
+import { AsyncByteQueue, Message, RecordBatchFileWriter, RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
 import { readEventRecordsAsync, type EventRecord } from '../sim/event-log/reader.ts';
 
 /**
@@ -50,12 +50,24 @@ class FileSink extends AsyncByteQueue {
 }
 
 /**
+ * Arrow's file writer, plus the schema message right after the leading magic, as the format
+ * spec lays a file out (and pyarrow writes it; apache-arrow's JS writer leaves it to the
+ * footer). Readers of the file format ignore it; but a file cut short before its footer is then
+ * a readable Arrow stream after its first 8 bytes, up to its last complete batch.
+ */
+class StreamableFileWriter extends RecordBatchFileWriter {
+  protected override _writeSchema(schema: Schema): this {
+    return super._writeSchema(schema)._writeMessage(Message.from(schema));
+  }
+}
+
+/**
  * Writes record batches of one schema to `path` as an Arrow IPC file, incrementally: each batch
  * goes to disk as it arrives. The first batch fixes the schema; write at least one.
  */
 export class EventLogFileWriter {
   private readonly sink: FileSink;
-  private readonly writer = new RecordBatchFileWriter();
+  private readonly writer = new StreamableFileWriter();
   private closed = false;
 
   /** Creates (or truncates) `path`. */

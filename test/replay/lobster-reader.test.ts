@@ -79,6 +79,9 @@ describe('LOBSTER reader', () => {
     expect(first!.asks).toEqual([]);
     const misplaced = editedPair((_m, book) => (book[4] = '9999999999,5,2231800,100'));
     await expect(rowsOf(misplaced)).rejects.toThrowError(/orderbook_1\.csv:5 column 2: an empty level \(price 9999999999\) must have size 0, got 5/);
+    // A field the one-pass integer parse refuses is read again on its own, and named.
+    const text = editedPair((_m, book) => (book[6] = '2239500,1o0,2231800,100'));
+    await expect(rowsOf(text)).rejects.toThrowError(/orderbook_1\.csv:7 column 2: "1o0" is not an integer size/);
   });
 
   it('names the file, line and column of a bad message field', async () => {

@@ -1,0 +1,80 @@
+import { mergeByTime } from '../replay/merge.ts';
+import { MarketArrowWriter } from '../replay/market-arrow.ts';
+import { MarketCsvWriter } from '../replay/market-csv.ts';
+import type { MarketRecord, SymbolUnits } from '../replay/market-records.ts';
+import { openMarketSources, SOURCE_FORMATS, type MarketSource, type SourceFormat } from '../replay/market-sources.ts';
+import { ReplayError } from '../replay/replay-error.ts';
+import { parseFlags, UsageError } from './flags.ts';
+
+/**
+ * `perpsim convert IN... --to arrow|csv --out FILE [--from FORMAT] [--tick-size T --lot-size L]
+ * [--symbol S] [--skip-bad-rows]`: any supported recording (tardis CSV, Binance capture,
+ * LOBSTER, a perpsim event log, a `perpsim record` recording, a normalized Arrow file) as
+ * normalized market records, in Arrow or CSV. Several inputs are merged by receive time (ties:
+ * in the order given).
+ *
+ * @returns 0 on success, 1 when the input has a bad row (one line naming file, line and
+ *   column); usage errors throw `UsageError` (exit 2).
+ */
+export async function convertCommand(args: string[]): Promise<number> {
+  const skipBadRows = args.includes('--skip-bad-rows');
+  const flags = parseFlags(args.filter((a) => a !== '--skip-bad-rows'), ['to', 'out', 'from', 'tick-size', 'lot-size', 'symbol'], Infinity);
+  const inputs = flags.positional;
+  if (inputs.length === 0) throw new UsageError('convert needs at least one input file (perpsim convert IN... --to arrow|csv --out FILE)');
+  const to = flags.get('to');
+  if (to !== 'arrow' && to !== 'csv') throw new UsageError(`--to must be arrow or csv${to === undefined ? '' : `, got "${to}"`}`);
+  const out = flags.get('out');
+  if (out === undefined) throw new UsageError('--out FILE is required');
+  const from = flags.get('from');
+  if (from !== undefined && !SOURCE_FORMATS.includes(from as SourceFormat)) throw new UsageError(`--from must be one of ${SOURCE_FORMATS.join(', ')}, got "${from}"`);
+  if (inputs.includes(out)) throw new UsageError(`--out ${out} is also an input`);
+
+  try {
+    const sources = await openMarketSources(inputs, from as SourceFormat | undefined, {
+      tickSize: flags.get('tick-size'),
+      lotSize: flags.get('lot-size'),
+      symbol: flags.get('symbol'),
+      skipBadRows,
+    });
+    const instruments = unionOf(sources);
+    const writer = to === 'arrow'
+      ? new MarketArrowWriter(out, { instruments, source: `convert ${sources.map((s) => `${s.format}:${s.name}`).join(' ')}` })
+      : new MarketCsvWriter(out, instruments);
+    try {
+      if (sources.length === 1) {
+        for await (const chunk of sources[0]!.records.chunks()) for (const r of chunk) writer.add(r);
+      } else {
+        const merged = mergeByTime(sources.map((s, i) => ({ items: s.records, priority: i, name: s.name })), (r: MarketRecord) => r.recvNs);
+        for await (const m of merged) writer.add(m.item);
+      }
+    } finally {
+      writer.close();
+    }
+    const skipped = sources.reduce((n, s) => n + (s.errors?.skippedRows ?? 0), 0);
+    process.stdout.write(`wrote ${writer.rows} records to ${out}\n`);
+    if (skipped > 0) {
+      const first = sources.find((s) => s.errors?.firstSkipped !== undefined)!.errors!.firstSkipped!;
+      process.stdout.write(`skipped ${skipped} bad rows (first: ${first.message})\n`);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof ReplayError)) throw e;
+    process.stderr.write(`perpsim: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return 1;
+  }
+}
+
+/** The units of every input's symbols; the same symbol with other units in two inputs is an error. */
+function unionOf(sources: readonly MarketSource[]): Record<string, SymbolUnits> {
+  const out: Record<string, SymbolUnits> = {};
+  for (const s of sources) {
+    for (const [symbol, units] of Object.entries(s.instruments)) {
+      const known = out[symbol];
+      if (known !== undefined && (known.tickSize !== units.tickSize || known.lotSize !== units.lotSize)) {
+        throw new ReplayError(s.name, undefined, undefined, `${symbol} has tick ${units.tickSize} / lot ${units.lotSize} here but ${known.tickSize} / ${known.lotSize} in another input`);
+      }
+      out[symbol] = units;
+    }
+  }
+  return out;
+}
