@@ -43,6 +43,8 @@ export class ClockDriver {
     this.manual = options.manual ?? false;
     this.paused = this.manual;
     this.wallNow = options.wallNow ?? Date.now;
+    // Pace from construction, so a sync() or advance() before start() never sees anchor 0.
+    this.anchor();
   }
 
   /** Starts pacing (no-op in manual mode). */

@@ -3,6 +3,7 @@ import { SimClock } from '../clock/sim-clock.ts';
 import { parseMoney, type Money } from '../core/money.ts';
 import { parseTimestamp } from '../core/time.ts';
 import type { Scenario } from '../scenario/schema.ts';
+import type { Simulation } from '../sim/simulation.ts';
 import { Venue } from '../venue/venue.ts';
 import { UserDirectory } from './auth/user-directory.ts';
 import { ClockDriver, type Speed } from './clock-driver.ts';
@@ -34,9 +35,10 @@ export class Exchange {
   private constructor(
     readonly scenario: Scenario,
     options: ExchangeOptions,
+    sim?: Simulation,
   ) {
-    this.clock = new SimClock(parseTimestamp(scenario.start)!);
-    this.venue = new Venue(this.clock, { instruments: scenario.instruments, ...scenario.venue });
+    this.clock = sim?.clock ?? new SimClock(parseTimestamp(scenario.start)!);
+    this.venue = sim?.venue ?? new Venue(this.clock, { instruments: scenario.instruments, ...scenario.venue });
     this.users = new UserDirectory({ now: options.wallNow, scryptCost: options.scryptCost });
     this.adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
     this.driver = new ClockDriver(this.clock, {
@@ -54,6 +56,17 @@ export class Exchange {
       await exchange.addUser(u.username, u.password, parseMoney(u.cash), u.totpSecret);
     }
     exchange.venue.start();
+    return exchange;
+  }
+
+  /**
+   * Serves a built simulation (its agents trade on the same venue): the scenario's users already
+   * have accounts there, so only their credentials are registered; then the simulation starts.
+   */
+  static async forSimulation(sim: Simulation, options: ExchangeOptions = {}): Promise<Exchange> {
+    const exchange = new Exchange(sim.scenario, options, sim);
+    for (const u of sim.scenario.users) await exchange.users.addUser(u.username, u.password, u.totpSecret);
+    sim.start();
     return exchange;
   }
 
