@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 // Entry point of the `perpsim` command: registers tsx so the TypeScript sources (and user
 // strategy files) run directly, with no build step to remember.
+// Both loaders: a strategy file outside an ESM package (no "type": "module" nearby) is
+// compiled as CommonJS, which only the CJS hook can load.
 import { register } from 'tsx/esm/api';
+import { register as registerCjs } from 'tsx/cjs/api';
 
 register();
+registerCjs();
 const { main } = await import('./main.ts');
 process.exitCode = await main(process.argv.slice(2));

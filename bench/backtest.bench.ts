@@ -1,0 +1,121 @@
+/**
+ * Backtest throughput: the market-maker example (examples/market-maker.ts, default params) on
+ * `default`, seed 1, against the same scenario and seed run bare (`buildSimulation`, no
+ * strategy). Target: a simulated day in under 60 s, the strategy adding at most 25 % to the
+ * bare run. `PERPSIM_BENCH_BACKTEST_DURATION=1h npm run bench -- backtest` for a quick run
+ * (default 1d).
+ */
+import marketMaker, { paramsSchema } from '../examples/market-maker.ts';
+import { runBacktest } from '../src/backtest/runner.ts';
+import { formatMoney } from '../src/core/money.ts';
+import { formatDuration, parseDuration } from '../src/core/time.ts';
+import { loadScenario } from '../src/scenario/load.ts';
+import type { Scenario } from '../src/scenario/schema.ts';
+import { buildSimulation } from '../src/sim/build.ts';
+import type { BenchCase } from './harness.ts';
+
+const DURATION_TEXT = process.env.PERPSIM_BENCH_BACKTEST_DURATION ?? '1d';
+const SEED = 1;
+const DAY_TARGET_S = 60;
+const OVERHEAD_TARGET = 0.25;
+
+/** Wall seconds of the last pass of each case, for the overhead line. */
+const wall = { bare: NaN, backtest: NaN };
+/** CPU seconds (user + system) of the same passes: steadier than wall time on a shared machine. */
+const cpu = { bare: NaN, backtest: NaN };
+
+function durationNs(): bigint {
+  const ns = parseDuration(DURATION_TEXT);
+  if (ns === undefined || ns <= 0n) throw new Error(`PERPSIM_BENCH_BACKTEST_DURATION must be a duration such as 1h or 1d, got ${DURATION_TEXT}`);
+  return ns;
+}
+
+/** Untimed warm-up of the same workload (10 min of sim time), so neither case pays for a cold JIT. */
+const WARMUP_NS = 600n * 1_000_000_000n;
+
+function daySeconds(wallS: number, ns: bigint): string {
+  return ((wallS * 86_400e9) / Number(ns)).toFixed(1);
+}
+
+/** One run of a case: clock events run and what to say about them. */
+interface Pass {
+  events: number;
+  detail: string;
+}
+
+/**
+ * A whole-run case: `pass` builds and runs `default` (seed 1) for the configured duration,
+ * timed build included; an untimed 10-minute pass first warms the JIT. One op = one clock event.
+ */
+function runCase(name: string, key: keyof typeof wall, pass: (scenario: Scenario, ns: bigint) => Promise<Pass>, summary: (p: Pass, ns: bigint) => string): BenchCase {
+  let scenario: Scenario | undefined;
+  let last: Pass = { events: 0, detail: '' };
+  const ns = durationNs();
+  return {
+    name,
+    unit: 'event',
+    async: true,
+    get opsPerRun() {
+      return last.events;
+    },
+    iterations: 1,
+    timeMs: 0,
+    warmupIterations: 0,
+    gcBetweenRuns: true,
+    async setup() {
+      await pass(loadScenario('default'), WARMUP_NS);
+    },
+    prepare() {
+      scenario = loadScenario('default');
+    },
+    reset() {},
+    async run() {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      last = await pass(scenario!, ns);
+      const c = process.cpuUsage(c0);
+      wall[key] = (performance.now() - t0) / 1000;
+      cpu[key] = (c.user + c.system) / 1e6;
+    },
+    release() {
+      scenario = undefined;
+    },
+    dispose() {},
+    describe: () => summary(last, ns),
+  };
+}
+
+/** `backtest.bare`: the scenario alone, as the baseline. */
+const bareCase = (): BenchCase =>
+  runCase(
+    'backtest.bare',
+    'bare',
+    async (scenario, ns) => {
+      const sim = buildSimulation(scenario, { seed: SEED, durationNs: ns });
+      sim.start();
+      return { events: sim.clock.runUntil(sim.endNs), detail: '' };
+    },
+    (p, ns) => `${formatDuration(ns)} of default bare: ${p.events} events in ${wall.bare.toFixed(2)} s (CPU ${cpu.bare.toFixed(2)} s), ${Math.round(p.events / wall.bare)} events/s; a day ≈ ${daySeconds(wall.bare, ns)} s`,
+  );
+
+/** `backtest.mm`: the market-maker example on the same scenario and seed. */
+const marketMakerCase = (): BenchCase =>
+  runCase(
+    'backtest.mm',
+    'backtest',
+    async (scenario, ns) => {
+      const result = await runBacktest(marketMaker(paramsSchema.parse({})), { scenario, seed: SEED, durationNs: ns });
+      return { events: result.events, detail: `${result.fills.length} fills, net PnL ${formatMoney(result.final.equity - result.startingCash)}` };
+    },
+    (p, ns) => {
+      const overhead = wall.backtest / wall.bare - 1;
+      const cpuOverhead = cpu.backtest / cpu.bare - 1;
+      const vsBare = Number.isNaN(overhead)
+        ? 'run backtest.bare too for the overhead'
+        : `overhead vs bare ${(overhead * 100).toFixed(1)} % wall, ${(cpuOverhead * 100).toFixed(1)} % CPU (target ≤ ${OVERHEAD_TARGET * 100} %)`;
+      return `${formatDuration(ns)} of default with the market maker: ${p.events} events (${p.detail}) in ${wall.backtest.toFixed(2)} s (CPU ${cpu.backtest.toFixed(2)} s), ${Math.round(p.events / wall.backtest)} events/s; a day ≈ ${daySeconds(wall.backtest, ns)} s (target < ${DAY_TARGET_S} s); ${vsBare}`;
+    },
+  );
+
+/** The backtest cases, bare first (the overhead needs its time). */
+export const backtestCases = (): BenchCase[] => [bareCase(), marketMakerCase()];

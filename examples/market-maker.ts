@@ -1,0 +1,148 @@
+/**
+ * A market maker with inventory skew: quotes one post-only bid and ask around the market's
+ * mid (read from the LEVEL_2 book with its own quotes taken out, so it never chases itself),
+ * shifted against its inventory (long → both quotes lower, so it sells more readily than it
+ * buys), and stops quoting the side that would push inventory past its limit.
+ *
+ *   npx perpsim backtest examples/market-maker.ts --scenario default --seed 7 --duration 1h
+ *   npx perpsim backtest examples/market-maker.ts --params '{"halfSpreadTicks":2,"skewTicksPerLot":1}'
+ */
+import { z } from 'zod';
+import type { TickSize } from '../src/core/price.ts';
+import type { Side } from '../src/core/types.ts';
+import type { BookUpdate, ExchangePort } from '../src/strategy/exchange-port.ts';
+import type { Strategy } from '../src/strategy/strategy.ts';
+import type { OrderFeed } from '../src/venue/feeds.ts';
+import { fillDelta, midTicks, tickSizeOf, type Touch } from './lib/market.ts';
+
+export const paramsSchema = z.strictObject({
+  symbol: z.string().default('BTCUSD-PERP'),
+  /** Lots per quote. */
+  sizeLots: z.int().positive().default(1),
+  /** Distance of each quote from the skewed fair price, ticks. */
+  halfSpreadTicks: z.number().positive().default(4),
+  /** Fair-price shift per lot of inventory, ticks. */
+  skewTicksPerLot: z.number().nonnegative().default(0.5),
+  /** No quote on the side that would take |inventory| past this. */
+  maxInventoryLots: z.int().positive().default(10),
+  /** Requote at most this often, ms of exchange time. */
+  requoteMs: z.int().positive().default(50),
+});
+export type MarketMakerParams = z.infer<typeof paramsSchema>;
+
+interface Quote {
+  id?: string;
+  priceTicks: number;
+}
+
+class InventorySkewMaker implements Strategy {
+  private port!: ExchangePort;
+  private tick!: TickSize;
+  private touch: Touch = {};
+  private inventory = 0;
+  /** The resting (or in-flight) quote per side. */
+  private readonly quotes: Record<Side, Quote | undefined> = { B: undefined, S: undefined };
+  private timerArmed = false;
+  /** Orders that ended before their insert was acknowledged (feeds overtake the response). */
+  private readonly endedEarly = new Set<string>();
+
+  constructor(private readonly p: MarketMakerParams) {}
+
+  async onStart(port: ExchangePort): Promise<void> {
+    this.port = port;
+    this.tick = await tickSizeOf(port, this.p.symbol);
+    await port.subscribe(this.p.symbol, 'LEVEL_2');
+  }
+
+  async onStop(port: ExchangePort): Promise<void> {
+    await port.cancelAll();
+  }
+
+  onBook(book: BookUpdate): void {
+    if (book.s !== this.p.symbol || this.tick === undefined) return;
+    this.touch = { bid: this.othersBest(book.b, 'B'), ask: this.othersBest(book.a, 'S') };
+    this.schedule();
+  }
+
+  /** Best price of a book side once this strategy's own quote is taken out of it. */
+  private othersBest(levels: BookUpdate['b'], side: Side): number | undefined {
+    const own = this.quotes[side];
+    for (const level of levels) {
+      const ticks = this.tick.toTicks(level.p)!;
+      const mine = own !== undefined && own.priceTicks === ticks ? this.p.sizeLots : 0;
+      if (level.q > mine) return ticks;
+    }
+    return undefined;
+  }
+
+  onOrderFeed(feed: OrderFeed): void {
+    this.inventory += fillDelta(feed, this.p.symbol);
+    const oid = feed.o?.oid;
+    const side = feed.o?.d;
+    if (side === undefined || oid === undefined) return;
+    const q = this.quotes[side];
+    // Done with a quote (filled, canceled, rejected): the side is free to quote again.
+    if (['f', 'c', 'x', 'j', 'd'].includes(feed.t)) {
+      if (q?.id === oid) this.quotes[side] = undefined;
+      else if (q !== undefined && q.id === undefined) this.endedEarly.add(oid);
+    }
+    if (feed.t === 'f' || feed.t === 'p') this.schedule();
+  }
+
+  /** Requotes on the next timer tick (at most once per requoteMs). */
+  private schedule(): void {
+    if (this.timerArmed) return;
+    this.timerArmed = true;
+    this.port.setTimer(this.p.requoteMs * 1_000_000, () => {
+      this.timerArmed = false;
+      void this.requote();
+    });
+  }
+
+  private async requote(): Promise<void> {
+    const mid = midTicks(this.touch);
+    if (mid === undefined) return;
+    const fair = mid - this.p.skewTicksPerLot * this.inventory;
+    const bid = Math.min(Math.floor(fair - this.p.halfSpreadTicks), this.touch.ask! - 1);
+    const ask = Math.max(Math.ceil(fair + this.p.halfSpreadTicks), this.touch.bid! + 1);
+    await Promise.all([this.quote('B', this.allowed('B') ? bid : undefined), this.quote('S', this.allowed('S') ? ask : undefined)]);
+  }
+
+  /** Whether a fill of a new quote on `side` would keep |inventory| within the limit. */
+  private allowed(side: Side): boolean {
+    const after = this.inventory + (side === 'B' ? this.p.sizeLots : -this.p.sizeLots);
+    return Math.abs(after) <= this.p.maxInventoryLots;
+  }
+
+  /** Moves the quote of `side` to `priceTicks` (or pulls it when undefined). */
+  private async quote(side: Side, priceTicks: number | undefined): Promise<void> {
+    const current = this.quotes[side];
+    if (current !== undefined) {
+      if (current.priceTicks === priceTicks || current.id === undefined) return; // in place, or not yet acknowledged
+      this.quotes[side] = undefined;
+      await this.port.cancelOrder(current.id);
+    }
+    // The old quote may have filled before the cancel reached the exchange (its fill feed came
+    // first): check the limit again with the inventory as it is now.
+    if (priceTicks === undefined || priceTicks <= 0 || !this.allowed(side)) return;
+    const quote: Quote = { priceTicks };
+    this.quotes[side] = quote;
+    const id = await this.port.insertOrder({
+      symbol: this.p.symbol,
+      price: this.tick.toPrice(priceTicks),
+      quantity: this.p.sizeLots,
+      side,
+      timeInForce: 'GTC',
+      postOnly: true,
+    });
+    if (this.endedEarly.delete(id)) {
+      if (this.quotes[side] === quote) this.quotes[side] = undefined; // filled or rejected already
+    } else if (this.quotes[side] === quote) quote.id = id;
+    else await this.port.cancelOrder(id); // replaced while the insert was in flight
+  }
+}
+
+/** perpsim backtest's entry point: params (validated by paramsSchema) → strategy. */
+export default function marketMaker(params: MarketMakerParams): Strategy {
+  return new InventorySkewMaker(params);
+}

@@ -1,0 +1,227 @@
+import { parseMoney, type Money } from '../core/money.ts';
+import { formatTimestampNs } from '../core/time.ts';
+import type { TimeNs } from '../core/types.ts';
+import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
+import { buildReplaySimulation } from '../replay/l2/build-replay.ts';
+import type { L2Event } from '../replay/l2/l2-event.ts';
+import { buildSimulationParts } from '../sim/build.ts';
+import { InProcessPort } from '../sim/in-process-port.ts';
+import { DEFAULT_LATENCY, latencyModelOf } from '../sim/latency-spec.ts';
+import type { Simulation } from '../sim/simulation.ts';
+import { attachStrategy, type Strategy } from '../strategy/strategy.ts';
+import { BacktestRecorder, type EquitySample, type FillRecord, type FundingRecordOfRun, type OrderCounts } from './recorder.ts';
+import { oneLine } from './strategy-module.ts';
+import { TrackedPort } from './tracked-port.ts';
+
+const NS_PER_S = 1_000_000_000n;
+
+/** What to backtest: a scenario, a seed, a duration, and the strategy's account. */
+export interface BacktestConfig {
+  scenario: Scenario;
+  /** Overrides the scenario's seed. */
+  seed?: number;
+  /** A replay scenario's recordings, already loaded (else `buildReplaySimulation` reads them). */
+  replayEvents?: readonly L2Event[];
+  /** Overrides the scenario's duration. */
+  durationNs?: TimeNs;
+  /** The strategy's user on the venue (default `strategy`; must not be a scenario user). */
+  username?: string;
+  /** Starting cash of the strategy's account, decimal text (default 1,000,000). */
+  startingCash?: string;
+  /** Equity sampling interval on the sim clock (default 60 s). */
+  sampleIntervalNs?: TimeNs;
+  /** Latency of the strategy's order path and market data (default: the scenario's, else 1 ms + jitter). */
+  orderLatency?: LatencyModelSpec;
+  marketDataLatency?: LatencyModelSpec;
+  /** Sim time the strategy's `onStop` may use after the end (default 10 s); not in the report. */
+  stopGraceNs?: TimeNs;
+  /** Adds actors to the simulation before it starts (e.g. scripted counterparties); runs after the strategy's account exists. */
+  setup?: (sim: Simulation) => void;
+  /** Called now and then with the sim time reached and the run's span (for progress bars). */
+  onProgress?: (tNs: TimeNs, startNs: TimeNs, endNs: TimeNs) => void;
+}
+
+/** Everything a backtest recorded; `metrics.ts` turns it into numbers. */
+export interface BacktestResult {
+  scenario: string;
+  seed: number;
+  startNs: TimeNs;
+  endNs: TimeNs;
+  sampleIntervalNs: TimeNs;
+  username: string;
+  startingCash: Money;
+  symbols: string[];
+  fills: FillRecord[];
+  funding: FundingRecordOfRun[];
+  /** Equity on the grid start + k × interval, then once more at the end. */
+  samples: EquitySample[];
+  orders: OrderCounts;
+  liquidations: number;
+  /** The account at the end (exact): trading PnL, fees, funding received, unrealized, cash. */
+  final: { tradingPnl: Money; fees: Money; funding: Money; unrealized: Money; cash: Money; equity: Money };
+  /** Venue state hash at the end (before the strategy's onStop). */
+  stateHash: string;
+  /** Clock events run (agents, venue, strategy, market data). */
+  events: number;
+}
+
+export const DEFAULT_BACKTEST_USER = 'strategy';
+export const DEFAULT_STARTING_CASH = '1000000';
+export const DEFAULT_SAMPLE_INTERVAL_NS = 60n * NS_PER_S;
+
+/** The strategy did something the run cannot go on from (its own exception, or a hang at start). */
+export class BacktestError extends Error {}
+
+/**
+ * Runs `strategy` in-process on a scenario: the scenario's venue and agents as
+ * `buildSimulation` makes them, plus the strategy on its own account and in-process port (with
+ * latency), deterministically.
+ *
+ * The clock runs one event at a time. After any event at which a port promise settled or a
+ * strategy callback returned a promise, the runner lets every queued microtask run before the
+ * next event, so code after `await port.insertOrder(...)` runs at the sim time the response
+ * arrived, exactly as it would live. Strategies that never await cost nothing extra.
+ */
+export async function runBacktest(strategy: Strategy, config: BacktestConfig): Promise<BacktestResult> {
+  const buildOptions: { seed?: number; durationNs?: bigint } = {};
+  if (config.seed !== undefined) buildOptions.seed = config.seed;
+  if (config.durationNs !== undefined) buildOptions.durationNs = config.durationNs;
+  // A scenario naming recorded files (market.replay) replays them as the market.
+  const replayOptions = config.replayEvents === undefined ? buildOptions : { ...buildOptions, events: config.replayEvents };
+  const { sim } = config.scenario.market !== undefined ? await buildReplaySimulation(config.scenario, replayOptions) : buildSimulationParts(config.scenario, buildOptions);
+  const username = config.username ?? DEFAULT_BACKTEST_USER;
+  if (sim.venue.account(username) !== undefined) throw new RangeError(`backtest user ${username} is already a user of the scenario`);
+  const startingCash = parseMoney(config.startingCash ?? DEFAULT_STARTING_CASH);
+  const account = sim.venue.addUser(username, startingCash);
+  const latency = config.scenario.latency;
+  const inner = new InProcessPort(sim.venue, account, {
+    orderLatency: latencyModelOf(config.orderLatency ?? latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${username}:order`)),
+    marketDataLatency: latencyModelOf(config.marketDataLatency ?? latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${username}:md`)),
+  });
+  const port = new TrackedPort(inner);
+  const recorder = new BacktestRecorder(sim.venue, account);
+  const interval = config.sampleIntervalNs ?? DEFAULT_SAMPLE_INTERVAL_NS;
+  if (interval <= 0n) throw new RangeError('sampleIntervalNs must be positive');
+
+  config.setup?.(sim);
+  let stop: (() => Promise<void>) | undefined;
+  sim.onStart(() => {
+    const attached = attachStrategy(strategy, port);
+    port.watch(attached);
+    attached.then((s) => (stop = s)).catch(() => undefined);
+    sampleEvery(sim, recorder, interval);
+  });
+  sim.start();
+
+  let ended = false;
+  sim.clock.scheduleAt(sim.endNs, () => (ended = true));
+  const onProgress = config.onProgress;
+  const events = await runEvents(sim, port, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs)));
+  sim.clock.runUntil(sim.endNs); // the rest of the last instant
+  await settle(port);
+  recorder.sample();
+  onProgress?.(sim.endNs, sim.startNs, sim.endNs);
+
+  const result = collect(sim, config, recorder, account, username, startingCash, interval, events);
+  recorder.stop();
+  if (stop === undefined) throw new BacktestError('the strategy never finished onStart');
+  await stopStrategy(sim, port, stop, config.stopGraceNs ?? 10n * NS_PER_S);
+  inner.close();
+  return result;
+}
+
+/** Samples the account at start and every `interval` before the end. */
+function sampleEvery(sim: Simulation, recorder: BacktestRecorder, interval: TimeNs): void {
+  const tick = (): void => {
+    recorder.sample();
+    if (sim.clock.nowNs + interval < sim.endNs) sim.clock.scheduleIn(Number(interval), tick);
+  };
+  tick();
+}
+
+/** Steps the clock until `done()`, settling the strategy's async work after each event that needs it. */
+async function runEvents(sim: Simulation, port: TrackedPort, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
+  let n = 0;
+  let nextProgress = PROGRESS_EVERY;
+  for (;;) {
+    const ran = stepWhileIdle(sim.clock, port, done);
+    n += ran;
+    if (ran === 0) return n; // done, or nothing left to run
+    await settle(port);
+    if (n >= nextProgress) {
+      nextProgress = n + PROGRESS_EVERY;
+      onProgress?.(sim.clock.nowNs);
+    }
+  }
+}
+
+const PROGRESS_EVERY = 1 << 16;
+
+/**
+ * Runs events synchronously (a tight loop, no promise per event) until the strategy has async
+ * work to settle, `done()`, or the clock is idle; returns how many ran.
+ */
+function stepWhileIdle(clock: Simulation['clock'], port: TrackedPort, done: () => boolean): number {
+  let n = 0;
+  while (!done() && clock.step()) {
+    n++;
+    if (port.outstanding > 0 || port.dirty) break;
+    if (n >= PROGRESS_EVERY) break;
+  }
+  return n;
+}
+
+/**
+ * Lets the strategy's continuations run at the current instant. A port promise that settled in
+ * the last event has its reaction queued already, so one microtask turn shows whether anything
+ * did (`dirty`); if so, a macrotask turn drains every microtask, chains included.
+ */
+async function settle(port: TrackedPort): Promise<void> {
+  if (!port.dirty) await null;
+  while (port.dirty) {
+    port.dirty = false;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (port.errors.length > 0) throw new BacktestError(`the strategy failed at ${formatTimestampNs(port.now())}: ${oneLine(port.errors[0])}`);
+}
+
+/** Calls the strategy's onStop and runs the clock (at most `graceNs` past the end) until it returns. */
+async function stopStrategy(sim: Simulation, port: TrackedPort, stop: () => Promise<void>, graceNs: TimeNs): Promise<void> {
+  let stopped = false;
+  const stopping = stop().then(() => void (stopped = true));
+  port.watch(stopping);
+  await settle(port);
+  const limit = sim.endNs + graceNs;
+  await runEvents(sim, port, () => stopped || sim.clock.nowNs > limit);
+}
+
+function collect(sim: Simulation, config: BacktestConfig, recorder: BacktestRecorder, account: ReturnType<Simulation['venue']['addUser']>, username: string, startingCash: Money, interval: TimeNs, events: number): BacktestResult {
+  let tradingPnl = 0n;
+  let fees = 0n;
+  let funding = 0n;
+  let unrealized = 0n;
+  for (const p of account.positionList) {
+    tradingPnl += p.tradingPnl;
+    fees += p.fees;
+    funding += p.funding;
+    unrealized += p.unrealized();
+  }
+  return {
+    scenario: config.scenario.name,
+    seed: sim.seed,
+    startNs: sim.startNs,
+    endNs: sim.endNs,
+    sampleIntervalNs: interval,
+    username,
+    startingCash,
+    symbols: recorder.symbols,
+    fills: recorder.fills,
+    funding: recorder.funding,
+    samples: recorder.samples,
+    orders: { ...recorder.orders },
+    liquidations: recorder.liquidations,
+    final: { tradingPnl, fees, funding, unrealized, cash: account.cash, equity: account.cash + unrealized },
+    stateHash: sim.venue.stateHash(),
+    events,
+  };
+}

@@ -1,0 +1,120 @@
+import type { ExchangePort, MarketDataLevel, MarketDataMessage, NewOrder } from '../strategy/exchange-port.ts';
+import type { OrderFeed } from '../venue/feeds.ts';
+
+/**
+ * An ExchangePort wrapper that tells the backtest runner when a strategy may have async work
+ * to finish at the current sim instant. The in-process port settles its promises inside clock
+ * events; a strategy's `await port.insertOrder(...)` continues in a microtask, which must run
+ * before the clock moves on, or the strategy would act at the wrong sim time.
+ *
+ * `outstanding` counts unsettled promises the strategy could be waiting on (port calls and
+ * promises returned by its callbacks); `dirty` is set when one settled or a callback returned
+ * a promise, i.e. when microtasks are queued that the runner must drain before the next event.
+ */
+export class TrackedPort implements ExchangePort {
+  outstanding = 0;
+  dirty = false;
+  /** Errors thrown by promises the strategy's callbacks returned (the runner rethrows the first). */
+  readonly errors: unknown[] = [];
+
+  constructor(private readonly inner: ExchangePort) {}
+
+  get username(): string {
+    return this.inner.username;
+  }
+
+  now(): bigint {
+    return this.inner.now();
+  }
+
+  instruments() {
+    return this.track(this.inner.instruments());
+  }
+
+  insertOrder(order: NewOrder) {
+    return this.track(this.inner.insertOrder(order));
+  }
+
+  cancelOrder(orderId: string) {
+    return this.track(this.inner.cancelOrder(orderId));
+  }
+
+  cancelAll() {
+    return this.track(this.inner.cancelAll());
+  }
+
+  openOrders() {
+    return this.track(this.inner.openOrders());
+  }
+
+  riskSnapshot() {
+    return this.track(this.inner.riskSnapshot());
+  }
+
+  mtmPrices(symbol: string, startNs: bigint, endNs: bigint) {
+    return this.track(this.inner.mtmPrices(symbol, startNs, endNs));
+  }
+
+  fundingRates(symbol: string, startNs: bigint, endNs: bigint) {
+    return this.track(this.inner.fundingRates(symbol, startNs, endNs));
+  }
+
+  candles(symbol: string, interval: string, startNs: bigint, endNs: bigint) {
+    return this.track(this.inner.candles(symbol, interval, startNs, endNs));
+  }
+
+  subscribe(symbol: string, level: MarketDataLevel) {
+    return this.track(this.inner.subscribe(symbol, level));
+  }
+
+  unsubscribe(symbol: string) {
+    return this.track(this.inner.unsubscribe(symbol));
+  }
+
+  onOrderFeed(handler: (feed: OrderFeed) => void): () => void {
+    return this.inner.onOrderFeed((feed) => this.call(handler, feed));
+  }
+
+  onMarketData(handler: (message: MarketDataMessage) => void): () => void {
+    return this.inner.onMarketData((message) => this.call(handler, message));
+  }
+
+  setTimer(delayNs: number, fn: () => void): () => void {
+    return this.inner.setTimer(delayNs, () => this.call(fn, undefined));
+  }
+
+  /** Runs a strategy callback: an exception is kept for the runner rather than thrown into the clock. */
+  private call<T>(fn: (arg: T) => unknown, arg: T): void {
+    try {
+      this.watch(fn(arg));
+    } catch (e) {
+      this.errors.push(e);
+      this.dirty = true;
+    }
+  }
+
+  /** Tracks a value a strategy callback returned: a promise is async work in flight. */
+  watch(result: unknown): void {
+    if (result !== null && typeof result === 'object' && typeof (result as PromiseLike<unknown>).then === 'function') {
+      this.dirty = true;
+      this.track(Promise.resolve(result as PromiseLike<unknown>)).catch((e: unknown) => void this.errors.push(e));
+    }
+  }
+
+  /** Counts `promise` as outstanding until it settles, and marks the settlement. */
+  track<T>(promise: Promise<T>): Promise<T> {
+    this.outstanding++;
+    return promise.then(
+      (value) => {
+        this.outstanding--;
+        this.dirty = true;
+        return value;
+      },
+      (error: unknown) => {
+        this.outstanding--;
+        this.dirty = true;
+        throw error;
+      },
+    );
+  }
+}

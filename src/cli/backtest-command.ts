@@ -1,0 +1,179 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { reportHtmlInput } from '../backtest/html-input.ts';
+import { metricLines } from '../backtest/metric-table.ts';
+import { fillsArrow } from '../backtest/fills-arrow.ts';
+import { renderReportHtml } from '../backtest/report-html/index.ts';
+import { buildReport, equityCsv, fillsCsv, reportJson, type BacktestReport } from '../backtest/report.ts';
+import { BacktestError, runBacktest, type BacktestConfig, type BacktestResult } from '../backtest/runner.ts';
+import { instantiateStrategy, oneLine, StrategyLoadError, type StrategyModule } from '../backtest/strategy-module.ts';
+import { parseMoney } from '../core/money.ts';
+import type { L2Event } from '../replay/l2/l2-event.ts';
+import { replayScenario } from '../replay/l2/replay-scenario.ts';
+import { ReplayError } from '../replay/replay-error.ts';
+import type { Scenario } from '../scenario/schema.ts';
+import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
+import { REPLAY_FLAGS, replayArgs, replayRequest, type ReplayRequest } from './replay-flags.ts';
+import { Progress, type ProgressStream } from './progress.ts';
+import { defaultScenarioName, resolveScenario } from './run-command.ts';
+
+/** What `perpsim backtest` was asked to do, after flag parsing. */
+export interface BacktestRequest {
+  /** Path of the strategy file (.ts or .js). */
+  strategyFile: string;
+  /** Params as JSON text (default `{}`). */
+  paramsJson?: string;
+  /** Built-in scenario name or path of a scenario file. */
+  scenario: string;
+  /** `--replay`: recordings to replay (into `--scenario` when given). */
+  replay?: ReplayRequest;
+  seed?: number;
+  durationNs?: bigint;
+  /** Starting cash of the strategy's account, decimal text. */
+  cash?: string;
+  /** Output directory (default `out/backtest-<strategy>-<scenario>-<seed>`). */
+  outDir?: string;
+}
+
+/** What a backtest wrote. */
+export interface BacktestOutcome {
+  report: BacktestReport;
+  result: BacktestResult;
+  outDir: string;
+  files: string[];
+}
+
+const USAGE = 'usage: perpsim backtest STRATEGY.ts [--params JSON] (--scenario NAME|FILE | --replay FILES…) [--seed N] [--duration D] [--cash C] [--out DIR]';
+
+/**
+ * `perpsim backtest STRATEGY.ts [--params JSON] (--scenario NAME|FILE | --replay FILE…
+ * [--queue-model M] [--tick-size T --lot-size L]) [--seed N] [--duration D] [--cash C] [--out DIR]`.
+ */
+export async function backtestCommand(args: string[]): Promise<number> {
+  const { files: replayFiles, rest } = replayArgs(args);
+  const flags = parseFlags(rest, ['params', 'scenario', 'seed', 'duration', 'cash', 'out', ...REPLAY_FLAGS], 1);
+  const strategyFile = flags.positional[0];
+  if (strategyFile === undefined) throw new UsageError(`missing the strategy file (${USAGE})`);
+  const request: BacktestRequest = { strategyFile, scenario: flags.get('scenario') ?? defaultScenarioName() };
+  if (replayFiles !== undefined) request.replay = replayRequest(replayFiles, flags);
+  else if (REPLAY_FLAGS.some((f) => flags.has(f))) throw new UsageError(`--${REPLAY_FLAGS.find((f) => flags.has(f))} needs --replay FILES`);
+  const params = flags.get('params');
+  if (params !== undefined) request.paramsJson = params;
+  if (flags.has('seed')) request.seed = integerFlag(flags, 'seed', 0);
+  const durationNs = durationFlag(flags, 'duration');
+  if (durationNs !== undefined) request.durationNs = durationNs;
+  const cash = flags.get('cash');
+  if (cash !== undefined) request.cash = cash;
+  const out = flags.get('out');
+  if (out !== undefined) request.outDir = out;
+
+  const wallStart = performance.now();
+  const { report, result, outDir } = await executeBacktest(request, process.stderr);
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+  const w = (line: string) => process.stdout.write(`${line}\n`);
+  w(`perpsim backtest: ${report.strategy} on ${report.scenario}, seed ${report.seed}, ${report.duration} of sim time → ${outDir}`);
+  for (const line of metricLines(report.metrics)) w(`  ${line}`);
+  w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(result.events / wallSeconds)} events/s`);
+  w(`state_hash: ${report.state_hash}`);
+  return 0;
+}
+
+/**
+ * Loads the strategy and scenario (any problem is a one-line UsageError), runs the backtest
+ * with progress on `progressOut`, and writes report.json, report.html, fills.csv, fills.arrow
+ * and equity.csv to the output directory.
+ */
+export async function executeBacktest(request: BacktestRequest, progressOut: ProgressStream): Promise<BacktestOutcome> {
+  const params = parseParamsJson(request.paramsJson);
+  const { scenario, replayEvents } = await scenarioOf(request);
+  if (request.cash !== undefined) checkCash(request.cash);
+  const name = basename(request.strategyFile);
+  const mod = await importStrategy(request.strategyFile);
+  const { strategy, params: parsedParams } = await usage(() => instantiateStrategy(mod, params, name));
+
+  const config: BacktestConfig = { scenario };
+  if (replayEvents !== undefined) config.replayEvents = replayEvents;
+  if (request.seed !== undefined) config.seed = request.seed;
+  if (request.durationNs !== undefined) config.durationNs = request.durationNs;
+  if (request.cash !== undefined) config.startingCash = request.cash;
+  let progress: Progress | undefined;
+  config.onProgress = (tNs, startNs, endNs) => {
+    progress ??= new Progress(progressOut, startNs, endNs, `perpsim backtest ${name}`);
+    progress.update(tNs);
+  };
+  const result = await usage(() => runBacktest(strategy, config));
+  progress?.done();
+
+  const report = buildReport(result, name, parsedParams);
+  const outDir = request.outDir ?? join('out', `backtest-${slug(basename(name, extname(name)))}-${slug(scenario.name)}-${result.seed}`);
+  mkdirSync(outDir, { recursive: true });
+  const files: [string, string | Uint8Array][] = [
+    ['report.json', reportJson(report)],
+    ['fills.csv', fillsCsv(result)],
+    ['fills.arrow', fillsArrow(result.fills)],
+    ['equity.csv', equityCsv(result)],
+    ['report.html', renderReportHtml(reportHtmlInput(result, report))],
+  ];
+  for (const [file, content] of files) writeFileSync(join(outDir, file), content);
+  return { report, result, outDir, files: files.map(([f]) => f) };
+}
+
+/** The scenario to run: `--scenario`, or `--replay` files (into `--scenario` when given). */
+async function scenarioOf(request: BacktestRequest): Promise<{ scenario: Scenario; replayEvents?: readonly L2Event[] }> {
+  if (request.replay === undefined) return { scenario: resolveScenario(request.scenario) };
+  const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
+  try {
+    const { scenario, events } = await replayScenario(request.replay, base);
+    return { scenario, replayEvents: events };
+  } catch (e) {
+    if (e instanceof ReplayError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(oneLine(e));
+    throw e;
+  }
+}
+
+/** Params JSON text → value (`{}` when absent). */
+function parseParamsJson(text: string | undefined): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new UsageError(`--params is not valid JSON: ${oneLine(e)}`);
+  }
+}
+
+function checkCash(text: string): void {
+  try {
+    if (parseMoney(text) <= 0n) throw new RangeError('not positive');
+  } catch {
+    throw new UsageError(`--cash must be a positive decimal amount such as 1000000, got "${text}"`);
+  }
+}
+
+/** Imports a strategy file (TypeScript runs through tsx, registered by bin.js). */
+async function importStrategy(file: string): Promise<StrategyModule> {
+  try {
+    const mod = (await import(pathToFileURL(resolve(file)).href)) as StrategyModule;
+    // A file compiled as CommonJS arrives wrapped: its exports are the namespace's `default`.
+    const inner = mod.default as (StrategyModule & { __esModule?: boolean }) | undefined;
+    return inner !== null && typeof inner === 'object' && 'default' in inner ? inner : mod;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && oneLine(e).includes(resolve(file))) throw new UsageError(`strategy file ${file} not found`);
+    throw new UsageError(`cannot load strategy file ${file}: ${oneLine(e)}`);
+  }
+}
+
+/** Runs `fn`, turning a strategy's load or run failure into a one-line UsageError. */
+async function usage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof StrategyLoadError || e instanceof BacktestError || e instanceof ReplayError) throw new UsageError(oneLine(e));
+    throw e;
+  }
+}
+
+function slug(name: string): string {
+  return name.replace(/[^A-Za-z0-9._-]+/g, '-');
+}
