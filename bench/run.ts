@@ -5,17 +5,21 @@
  * just that one). With `--json` the output ends with exactly one line: a JSON array of
  * `{"name", "ops_per_sec", "heap_mb"}` entries.
  */
+import { backtestCases } from './backtest.bench.ts';
 import { bookCases } from './book.bench.ts';
 import { clockCases } from './clock.bench.ts';
 import { findGc, runCase, type BenchResult } from './harness.ts';
+import { l2ReplayCases } from './l2-replay.bench.ts';
 import { simCases } from './sim.bench.ts';
 import { replayCases } from './replay.bench.ts';
+import { wireCases } from './wire.bench.ts';
+import { venueCases } from './venue.bench.ts';
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const cases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases()].filter(
+const cases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases(), ...wireCases(), ...venueCases(), ...backtestCases(), ...l2ReplayCases()].filter(
   (c) => filters.length === 0 || filters.some((f) => c.name.includes(f)),
 );
 if (cases.length === 0) {
@@ -39,11 +43,12 @@ const rows = results.map((r) => [
   r.unit,
   r.meanMs.toFixed(r.meanMs < 1 ? 4 : 1),
   `±${r.rmePct.toFixed(1)}%`,
+  Number.isNaN(r.cpuOpsPerSec) ? '-' : Math.round(r.cpuOpsPerSec).toLocaleString('en-US'),
   String(r.samples),
   r.heapMb.toFixed(1),
   r.buffersMb.toFixed(1),
 ]);
-const header = ['bench', 'ops/s', 'op', 'mean ms/run', 'rme', 'runs', 'heap MB', 'buffers MB'];
+const header = ['bench', 'ops/s', 'op', 'mean ms/run', 'rme', 'cpu ops/s', 'runs', 'heap MB', 'buffers MB'];
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
 const line = (cells: string[]): string =>
   cells.map((cell, i) => (i === 0 || i === 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');

@@ -211,3 +211,40 @@ describe('POST /orders/cancel_all', () => {
     await expectDetail(await c.post('/orders/cancel_all', { username: 'bob' }, alice), 403);
   });
 });
+
+describe('request size', () => {
+  /** POSTs `body` over a real socket, declared by Content-Length or streamed chunked. */
+  async function rawPost(path: string, body: string, chunked: boolean): Promise<{ status: number; body: string }> {
+    const { request } = await import('node:http');
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = { ...alice, 'Content-Type': 'application/json' };
+      if (!chunked) headers['Content-Length'] = String(Buffer.byteLength(body));
+      const req = request(c.server.url + path, { method: 'POST', headers }, (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      // Chunked: several writes, so no length is known up front.
+      for (let i = 0; i < body.length; i += 16_384) req.write(body.slice(i, i + 16_384));
+      req.end();
+    });
+  }
+
+  it('refuses a body over 64 KiB with 413 {"detail"}, whether declared by Content-Length or sent chunked', async () => {
+    const big = JSON.stringify(insertOrder({ pad: 'x'.repeat(70_000) }));
+    for (const chunked of [false, true]) {
+      const res = await rawPost('/orders/insert_order', big, chunked);
+      expect(res.status, chunked ? 'chunked' : 'content-length').toBe(413);
+      expect(JSON.parse(res.body)).toEqual({ detail: 'Request body too large' });
+    }
+    const open = await c.post('/orders/get_open_orders', { username: 'alice' }, alice);
+    expect(open.status).toBe(200);
+  });
+
+  it('accepts a chunked body within the limit', async () => {
+    const res = await rawPost('/orders/insert_order', JSON.stringify(insertOrder({ price: '40000' })), true);
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toHaveProperty('order_id');
+  });
+});

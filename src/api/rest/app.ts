@@ -1,17 +1,16 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { Exchange } from '../exchange.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { registerApiRoutes } from './api-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { MAX_BODY_BYTES } from './body.ts';
 import { HttpError, RequestValidationError } from './errors.ts';
 import { registerMarketRoutes } from './market-routes.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerRiskRoutes } from './risk-routes.ts';
 
-/** Largest request body accepted; every documented body is far smaller. */
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES } from './body.ts';
 
 /** Which halves of the wire an app serves (the server may put them on two ports). */
 export interface RestParts {
@@ -29,7 +28,12 @@ export interface RestParts {
  */
 export function createRestApp(exchange: Exchange, parts: RestParts = { base: true, app: true }): Hono {
   const app = new Hono();
-  app.use('*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ detail: 'Request body too large' }, 413) }));
+  // A declared oversize body is refused before routing; a chunked one is cut off by readBody.
+  // (hono's bodyLimit would touch c.req.raw.body, which builds a full fetch Request per call.)
+  app.use('*', async (c, next) => {
+    if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) return c.json({ detail: 'Request body too large' }, 413);
+    await next();
+  });
   if (parts.base) {
     registerAuthRoutes(app, exchange);
     registerOrderRoutes(app, exchange);

@@ -1,0 +1,71 @@
+/**
+ * The wire benchmarks' client, run in a worker thread so that it has a core of its own and the
+ * server's event loop is not shared with the load generator. The main thread posts
+ * {@link ClientJob}s; each is answered with `{ok: true, result}` or `{ok: false, error}`.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { WebSocket } from 'ws';
+import { openSubscribers, runMdLoad, TAGS, type MdLoad, type MdRig } from './md-load.ts';
+import { runRestLoad, type RestLoad } from './rest-load.ts';
+import { orderSocket, request, runWsOrderLoad, type WsOrderLoad } from './ws-order-load.ts';
+
+export type ClientJob =
+  | { op: 'rest'; load: RestLoad }
+  | { op: 'orders.open'; url: string; user: string; token: string }
+  | { op: 'orders'; load: WsOrderLoad }
+  | { op: 'md.open'; ordersUrl: string; mdUrl: string; user: string; token: string; symbol: string; level: string; subscribers: number; base: Record<string, unknown>[] }
+  | { op: 'md'; load: MdLoad }
+  | { op: 'close' };
+
+let orders: WebSocket | undefined;
+let rid = 1;
+let rig: MdRig | undefined;
+
+/** ETHUSD-PERP style prices: 2990.00 + tag·0.01 (tags stay far below the base asks and above the base bids). */
+const priceOf = (tag: number): string => {
+  const cents = 299_000 + tag;
+  return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+};
+const tagOf = (price: string): number => Math.round(Number(price) * 100) - 299_000;
+
+async function handle(job: ClientJob): Promise<unknown> {
+  switch (job.op) {
+    case 'rest':
+      return runRestLoad(job.load);
+    case 'orders.open':
+      orders = await orderSocket(job.url, job.user, job.token);
+      return undefined;
+    case 'orders': {
+      const result = await runWsOrderLoad(orders!, job.load, rid);
+      rid += job.load.count;
+      return result;
+    }
+    case 'md.open': {
+      const ws = await orderSocket(job.ordersUrl, job.user, job.token);
+      let next = 1;
+      // Base book, then the first tagged bid, each answered before the next, so the book is in place before subscribing.
+      const first = { t: 'p', s: job.symbol, d: 'B', q: 1, p: priceOf(0), tif: 'GTC', po: false };
+      for (const body of [...job.base, first]) {
+        const reply = await request(ws, { rid: next++, ...body });
+        if (reply.err !== undefined) throw new Error(`base order failed: ${JSON.stringify(reply)}`);
+      }
+      const subs = await openSubscribers(job.mdUrl, job.subscribers, job.user, job.token, job.symbol, job.level);
+      rig = { subs, orders: ws, priceOf, tagOf, nextRid: next, cycle: 0 };
+      return { tags: TAGS };
+    }
+    case 'md':
+      return runMdLoad(rig!, job.load);
+    case 'close':
+      for (const ws of [orders, rig?.orders, ...(rig?.subs ?? [])]) ws?.terminate();
+      orders = undefined;
+      rig = undefined;
+      return undefined;
+  }
+}
+
+parentPort!.on('message', (job: ClientJob) => {
+  handle(job).then(
+    (result) => parentPort!.postMessage({ ok: true, result }),
+    (e: unknown) => parentPort!.postMessage({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+  );
+});
