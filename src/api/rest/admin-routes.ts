@@ -9,7 +9,7 @@ import { readBody } from './body.ts';
 import { HttpError, RequestValidationError, valueIssue } from './errors.ts';
 import { PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { checkFields, enumOf, fail, field, float, ok, optional, parseFields, str } from './validation.ts';
-import { instrumentView } from './views.ts';
+import { toInstrumentInfo } from '../../codec/instrument-codec.ts';
 
 /** Longest single advance: a year of sim time (every event in it runs before the answer). */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;
@@ -130,7 +130,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     const market = exchange.venue.market(path.value.symbol!);
     if (market === undefined) throw new HttpError(404, `Instrument ${path.value.symbol} not found`);
     exchange.venue.setInstrumentState(market, body.value.state!);
-    return c.json(instrumentView(market));
+    return c.json(toInstrumentInfo(market));
   });
 
   app.get('/admin/state_hash', (c) => {

@@ -5,7 +5,7 @@ import { readBody } from './body.ts';
 import { HttpError, unauthorized } from './errors.ts';
 import { EXPIRATION_SECONDS, PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { parseFields, str } from './validation.ts';
-import { instrumentView } from './views.ts';
+import { toInstrumentInfo } from '../../codec/instrument-codec.ts';
 
 /** Body of POST /auth/get_user_token. */
 const PASSWORD_TOKEN = { username: USERNAME, password: PASSWORD, expiration_seconds: EXPIRATION_SECONDS };
@@ -38,7 +38,7 @@ export function registerAuthRoutes(app: Hono, exchange: Exchange): void {
   app.get('/auth/instruments', (c) => {
     exchange.sync();
     requireUser(c, exchange);
-    return c.json({ instruments: exchange.venue.markets.map(instrumentView) });
+    return c.json({ instruments: exchange.venue.markets.map(toInstrumentInfo) });
   });
 
   app.get('/auth/instruments/:symbol', (c) => {
@@ -47,6 +47,6 @@ export function registerAuthRoutes(app: Hono, exchange: Exchange): void {
     const { symbol } = parseFields({ symbol: c.req.param('symbol') }, { symbol: SYMBOL }, 'path');
     const market = exchange.venue.market(symbol);
     if (market === undefined) throw new HttpError(404, `Instrument ${symbol} not found`);
-    return c.json(instrumentView(market));
+    return c.json(toInstrumentInfo(market));
   });
 }
