@@ -89,6 +89,9 @@ describe('POST /orders/insert_order', () => {
     await expect422(await c.post('/orders/insert_order', insertOrder({ quantity: 'one' }), alice), [[['body', 'quantity'], 'int_parsing']]);
     await expect422(await c.post('/orders/insert_order', insertOrder({ quantity: 1.5 }), alice), [[['body', 'quantity'], 'int_from_float']]);
     await expect422(await c.post('/orders/insert_order', insertOrder({ quantity: [1] }), alice), [[['body', 'quantity'], 'int_type']]);
+    // An integer a JS number cannot hold exactly is refused, never rounded into the order.
+    await expect422(await c.post('/orders/insert_order', insertOrder({ quantity: '100000000000000000000000' }), alice), [[['body', 'quantity'], 'int_parsing_size']]);
+    await expect422(await c.post('/orders/insert_order', insertOrder({ quantity: 1e20 }), alice), [[['body', 'quantity'], 'int_parsing_size']]);
   });
 
   it('checks side (B or S), time_in_force (GTC or IOC) and post_only (boolean)', async () => {

@@ -100,6 +100,8 @@ export function int(c: { ge?: number; le?: number } = {}): Field<number> {
       if (!INT_TEXT.test(text)) return fail('int_parsing', 'Input should be a valid integer, unable to parse string as an integer');
       value = Number(text.replace(/\.0*$/, ''));
     } else return fail('int_type', 'Input should be a valid integer');
+    // Beyond 2^53 a JS number is no longer the integer that was sent: refuse rather than round.
+    if (!Number.isSafeInteger(value)) return fail('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size');
     return bounds(value === 0 ? 0 : value, c); // no -0 on the wire
   });
 }

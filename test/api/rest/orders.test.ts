@@ -54,12 +54,13 @@ describe('order endpoints', () => {
     expect(f.exchange.venue.openOrders(f.exchange.venue.account('alice')!)).toHaveLength(0);
   });
 
-  it('rejects a quantity beyond the safe integers with INCORRECT_QUANTITY, not a crash', async () => {
+  it('refuses a quantity beyond the safe integers with 422 (as the websocket does), never rounding it into an order', async () => {
     const f = await restFixture();
     f.exchange.venue.adjustCash(f.exchange.venue.account('alice')!, 10n ** 40n);
     const res = await f.post('/orders/insert_order', order({ quantity: 1e20 }), await f.bearer());
-    expect(res.status).toBe(200);
-    expect(f.feeds.map((x) => [x.feed.t, x.feed.r])).toEqual([['j', 'INCORRECT_QUANTITY']]);
+    expect(res.status).toBe(422);
+    expect((await json(res)).detail[0]).toMatchObject({ type: 'int_parsing_size', loc: ['body', 'quantity'] });
+    expect(f.feeds).toEqual([]);
   });
 
   it('answers {} when cancelling another user\'s order, which stays open, with a Cancel Reject feed', async () => {
