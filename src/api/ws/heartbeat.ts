@@ -5,7 +5,7 @@ import { sendText } from './frames.ts';
 /**
  * Sends `{"t":"h","ts","tn"}` (sim time) every `intervalMs` of wall time to every open socket
  * of `wss`, logged in or not, so clients with a short read timeout stay connected. One timer
- * per socket server, not per socket; the frame is serialized once per beat.
+ * per socket server, not per socket; the frame is serialized and encoded once per beat.
  *
  * @returns A function that stops the heartbeat (clears the interval).
  */
@@ -14,8 +14,8 @@ export function startHeartbeat(wss: WebSocketServer, exchange: Exchange, interva
   const timer = setInterval(() => {
     if (wss.clients.size === 0) return;
     exchange.sync();
-    const text = `{"t":"h","ts":${exchange.clock.nowSec},"tn":${exchange.clock.nowNanos}}`;
-    for (const ws of wss.clients) sendText(ws, text);
+    const bytes = Buffer.from(`{"t":"h","ts":${exchange.clock.nowSec},"tn":${exchange.clock.nowNanos}}`);
+    for (const ws of wss.clients) sendText(ws, bytes);
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -30,7 +30,8 @@ class Channel {
   }
 
   send(text: string): void {
-    for (const set of this.subscribers) for (const ws of set) sendText(ws, text);
+    const bytes = Buffer.from(text);
+    for (const set of this.subscribers) for (const ws of set) sendText(ws, bytes);
   }
 }
 
@@ -45,8 +46,8 @@ class Channel {
  *   market-data request — sends one full snapshot per subscribed level, so one command gives
  *   one update and a batch of sim events at most one per symbol and level. The update carries the
  *   time of the latest change it covers.
- * - Each snapshot is serialized once per (symbol, level) and the same text goes to every
- *   subscriber. L1 / L2 snapshots identical to the previous one of that level are skipped;
+ * - Each message is serialized and UTF-8 encoded once (per symbol and level) and the same
+ *   bytes go to every subscriber. L1 / L2 snapshots identical to the previous one of that level are skipped;
  *   L3 ones are not (the queue may have changed behind equal quantities).
  * - Symbols without subscribers cost one map lookup per venue event.
  */
@@ -92,8 +93,8 @@ export class MarketDataFanout implements VenueListener {
         const levels = bookLevelsJson(ch.market, level);
         if (i < 2 && levels === ch.lastLevels[i]) continue;
         ch.lastLevels[i] = levels;
-        const text = bookMessage(ch.symbolJson, level, ch.changedSec, ch.changedNanos, levels);
-        for (const ws of subs) sendText(ws, text);
+        const bytes = Buffer.from(bookMessage(ch.symbolJson, level, ch.changedSec, ch.changedNanos, levels));
+        for (const ws of subs) sendText(ws, bytes);
       }
     }
   }
