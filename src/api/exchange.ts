@@ -77,9 +77,13 @@ export class Exchange {
     this.venue.addUser(username, cash);
   }
 
-  /** Registers a hook run after each batch of clock events. */
-  onAfterRun(hook: () => void): void {
+  /** Registers a hook run after each batch of clock events; returns the function that removes it. */
+  onAfterRun(hook: () => void): () => void {
     this.afterRunHooks.push(hook);
+    return () => {
+      const at = this.afterRunHooks.indexOf(hook);
+      if (at >= 0) this.afterRunHooks.splice(at, 1);
+    };
   }
 
   /** Brings sim time up to the wall-clock pace before a request is answered. */

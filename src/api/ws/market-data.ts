@@ -40,6 +40,7 @@ export class MarketDataGateway implements SocketEndpoint {
   private readonly fanout: MarketDataFanout;
   private readonly wss: WebSocketServer;
   private readonly unsubscribe: () => void;
+  private readonly removeFlush: () => void;
   private readonly stopHeartbeat: () => void;
 
   constructor(
@@ -48,7 +49,7 @@ export class MarketDataGateway implements SocketEndpoint {
   ) {
     this.fanout = new MarketDataFanout(exchange.clock);
     this.unsubscribe = exchange.venue.subscribe(this.fanout);
-    exchange.onAfterRun(() => this.fanout.flush());
+    this.removeFlush = exchange.onAfterRun(() => this.fanout.flush());
     this.wss = createSocketServer((ws) => this.connect(ws));
     this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
   }
@@ -60,6 +61,7 @@ export class MarketDataGateway implements SocketEndpoint {
   async close(): Promise<void> {
     this.stopHeartbeat();
     this.unsubscribe();
+    this.removeFlush();
     this.fanout.close();
     await closeSocketServer(this.wss);
   }
