@@ -1,5 +1,6 @@
 import { MarketDataRecorder, RECORD_LEVELS, RecorderError, type RecordLevel } from '../replay/md-recorder.ts';
 import { durationFlag, parseFlags, UsageError } from './flags.ts';
+import { wallClockNs } from './wall-clock.ts';
 
 /**
  * `perpsim record --url ws://HOST/md/ws --symbols A,B --level LEVEL_2 --out FILE.arrow
@@ -30,7 +31,7 @@ export async function recordCommand(args: string[]): Promise<number> {
 
   let recorder: MarketDataRecorder;
   try {
-    recorder = new MarketDataRecorder({ url, symbols, level: level as RecordLevel, out, username, password, tickSize: flags.get('tick-size') });
+    recorder = new MarketDataRecorder({ url, symbols, level: level as RecordLevel, out, username, password, tickSize: flags.get('tick-size'), now: wallClockNs() });
     await recorder.start();
   } catch (e) {
     if (!(e instanceof RecorderError)) throw e;

@@ -37,8 +37,11 @@ export interface RecorderOptions {
   /** Wall ms between batch flushes (default 1000). */
   flushMs?: number;
   batchRows?: number;
-  /** Receive clock, ns since the epoch (default: the wall clock, monotonic within the run). */
-  now?: () => bigint;
+  /**
+   * Receive clock, ns since the epoch. A live capture stamps wall time, which only the edge
+   * (the CLI: `wallClockNs` in src/cli/wall-clock.ts) may read; tests may pass any clock.
+   */
+  now: () => bigint;
 }
 
 /** What a recording wrote. */
@@ -77,7 +80,7 @@ export class MarketDataRecorder {
   constructor(private readonly options: RecorderOptions) {
     if (!RECORD_LEVELS.includes(options.level)) throw new RecorderError(`level ${options.level} cannot be recorded (LEVEL_1 or LEVEL_2)`);
     if (options.symbols.length === 0) throw new RecorderError('no symbols to record');
-    this.now = options.now ?? wallClockNs();
+    this.now = options.now;
   }
 
   /** Connects, logs in, subscribes to every symbol; resolves once all are subscribed. */
@@ -286,10 +289,4 @@ function connect(url: string): Promise<WebSocket> {
     ws.once('open', () => resolve(ws));
     ws.once('error', (e) => reject(new RecorderError(`cannot connect to ${url} (${e.message})`)));
   });
-}
-
-/** Wall-clock ns since the epoch: Date.now() once, then the monotonic clock (never goes back). */
-function wallClockNs(): () => bigint {
-  const offset = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
-  return () => offset + process.hrtime.bigint();
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { wallClockNs } from '../../src/cli/wall-clock.ts';
 import { ArrowReplaySource } from '../../src/replay/arrow-source.ts';
 import { httpBase, MarketDataRecorder, RecorderError } from '../../src/replay/md-recorder.ts';
 import { RecordBook, type MarketRecord } from '../../src/replay/market-records.ts';
@@ -46,7 +47,7 @@ describe('perpsim record: the market-data websocket into an Arrow file', () => {
     order('alice', ETH, 'B', 2, '2999.99');
     const out = join(dir, 'l2.arrow');
     const recorder = new MarketDataRecorder({
-      url: `${fx.server.wsUrl}/md/ws`, symbols: [BTC, ETH], level: 'LEVEL_2', out, username: 'alice', password: 'alice-password', flushMs: 20,
+      url: `${fx.server.wsUrl}/md/ws`, symbols: [BTC, ETH], level: 'LEVEL_2', out, username: 'alice', password: 'alice-password', flushMs: 20, now: wallClockNs(),
     });
     await recorder.start();
     await received(recorder, 4); // stats + book for each symbol
@@ -92,7 +93,7 @@ describe('perpsim record: the market-data websocket into an Arrow file', () => {
   it('records LEVEL_1 as quotes', async () => {
     order('alice', BTC, 'B', 5, '49999.5');
     const out = join(dir, 'l1.arrow');
-    const recorder = new MarketDataRecorder({ url: `${fx.server.wsUrl}/md/ws`, symbols: [BTC], level: 'LEVEL_1', out, username: 'alice', password: 'alice-password' });
+    const recorder = new MarketDataRecorder({ url: `${fx.server.wsUrl}/md/ws`, symbols: [BTC], level: 'LEVEL_1', out, username: 'alice', password: 'alice-password', now: wallClockNs() });
     await recorder.start();
     await received(recorder, 2);
     order('bob', BTC, 'S', 1, '50002');
@@ -104,7 +105,7 @@ describe('perpsim record: the market-data websocket into an Arrow file', () => {
 
   it('fails with a clear message on bad credentials, an unknown symbol or a bad URL', async () => {
     const url = `${fx.server.wsUrl}/md/ws`;
-    const base = { url, level: 'LEVEL_2' as const, out: join(dir, 'bad.arrow') };
+    const base = { url, level: 'LEVEL_2' as const, out: join(dir, 'bad.arrow'), now: wallClockNs() };
     await expect(new MarketDataRecorder({ ...base, symbols: [BTC], username: 'alice', password: 'wrong' }).start()).rejects.toThrow(/login as alice failed/);
     await expect(new MarketDataRecorder({ ...base, symbols: ['XYZ-PERP'], username: 'alice', password: 'alice-password' }).start()).rejects.toThrow(/unknown symbol XYZ-PERP/);
     await expect(new MarketDataRecorder({ ...base, symbols: [BTC] }).start()).rejects.toThrow(/--username and --password .* or --tick-size/);
