@@ -34,8 +34,13 @@ export class GbmIndex implements IndexProcess {
 
   next(dtSec: number): number {
     checkStep(dtSec);
-    const dt = dtSec / SECONDS_PER_YEAR;
-    this.logLevel += (this.mu - 0.5 * this.sigma * this.sigma) * dt + this.sigma * Math.sqrt(dt) * this.rng.normal();
+    this.logLevel += gbmLogStep(this.mu, this.sigma, dtSec, this.rng.normal());
     return Math.exp(this.logLevel);
   }
+}
+
+/** The log change of a GBM over `dtSec` seconds, given a standard normal draw `z`. */
+export function gbmLogStep(mu: number, sigma: number, dtSec: number, z: number): number {
+  const dt = dtSec / SECONDS_PER_YEAR;
+  return (mu - 0.5 * sigma * sigma) * dt + sigma * Math.sqrt(dt) * z;
 }

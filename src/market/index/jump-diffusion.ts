@@ -1,4 +1,5 @@
-import { checkStep, poisson, requireNonNegative, requirePositive, SECONDS_PER_YEAR, type IndexProcess, type IndexRandom } from './index-process.ts';
+import { checkStep, poisson, requireNonNegative, requirePositive, type IndexProcess, type IndexRandom } from './index-process.ts';
+import { gbmLogStep } from './gbm.ts';
 
 /** Poisson jumps with normally distributed log size (Merton). */
 export interface JumpParams {
@@ -75,8 +76,7 @@ export class JumpDiffusionIndex implements IndexProcess {
 
   next(dtSec: number): number {
     checkStep(dtSec);
-    const dt = dtSec / SECONDS_PER_YEAR;
-    const diffusion = (this.mu - 0.5 * this.sigma * this.sigma) * dt + this.sigma * Math.sqrt(dt) * this.rng.normal();
+    const diffusion = gbmLogStep(this.mu, this.sigma, dtSec, this.rng.normal());
     this.logLevel += diffusion + this.jumps.logChange(dtSec);
     return Math.exp(this.logLevel);
   }
