@@ -13,7 +13,7 @@
 import { SimClock } from '../src/clock/sim-clock.ts';
 import { parseMoney } from '../src/core/money.ts';
 import type { Account } from '../src/venue/account.ts';
-import type { OrderFeed } from '../src/venue/feeds.ts';
+import type { OrderFeed } from '../src/wire/order.ts';
 import type { Market } from '../src/venue/market.ts';
 import { Venue } from '../src/venue/venue.ts';
 import { KIND_CANCEL, PASS_OPS, generateMix, mixCase, type MixWorkload } from './book.bench.ts';

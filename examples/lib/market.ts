@@ -4,8 +4,9 @@
  * They use only the ExchangePort, so the examples run unchanged over the wire.
  */
 import { TickSize } from '../../src/core/price.ts';
-import type { BookUpdate, ExchangePort } from '../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { ExchangePort } from '../../src/strategy/exchange-port.ts';
+import type { BookUpdate } from '../../src/wire/market-data.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 
 /** The tick size of `symbol`, asked from the exchange. */
 export async function tickSizeOf(port: ExchangePort, symbol: string): Promise<TickSize> {

@@ -5,9 +5,10 @@
  */
 import type { TickSize } from '../../src/core/price.ts';
 import type { Side } from '../../src/core/types.ts';
-import type { BookUpdate, ExchangePort } from '../../src/strategy/exchange-port.ts';
+import type { ExchangePort } from '../../src/strategy/exchange-port.ts';
+import type { BookUpdate } from '../../src/wire/market-data.ts';
 import type { Strategy } from '../../src/strategy/strategy.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 import { fillDelta, tickSizeOf, touchOf, type Touch } from './market.ts';
 
 export interface PeriodicTakerParams {

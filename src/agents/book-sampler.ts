@@ -1,5 +1,6 @@
 import type { TickSize } from '../core/price.ts';
-import type { BookUpdate, ExchangePort } from '../strategy/exchange-port.ts';
+import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { BookUpdate } from '../wire/market-data.ts';
 import { TopOfBook, type Top } from './top-of-book.ts';
 
 /**

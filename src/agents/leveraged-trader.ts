@@ -1,7 +1,7 @@
 import type { Side } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { Strategy } from '../strategy/strategy.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import { secToNs } from './clock-helpers.ts';
 import { type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders } from './own-orders.ts';

@@ -1,7 +1,8 @@
 import type { Side } from '../core/types.ts';
-import type { BookUpdate, ExchangePort } from '../strategy/exchange-port.ts';
+import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import { nowSec, TimerSlots } from './clock-helpers.ts';
 import { roundLots, stripUndefined, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import type { MarketConditions } from './market-conditions.ts';

@@ -1,7 +1,7 @@
 import type { TickSize } from '../core/price.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {

@@ -1,5 +1,5 @@
 import type { TickSize } from '../core/price.ts';
-import type { BookUpdate } from '../strategy/exchange-port.ts';
+import type { BookUpdate } from '../wire/market-data.ts';
 
 /** Best bid and ask of one symbol, in ticks and lots, from LEVEL_1 (or deeper) updates. */
 export interface Top {

@@ -2,7 +2,7 @@ import { parseMoney, type Money } from '../core/money.ts';
 import { joinNs } from '../core/time.ts';
 import type { Side, TimeNs } from '../core/types.ts';
 import type { Account } from '../venue/account.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 

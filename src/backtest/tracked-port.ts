@@ -1,5 +1,6 @@
-import type { ExchangePort, MarketDataLevel, MarketDataMessage, NewOrder } from '../strategy/exchange-port.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { NewOrder, OrderFeed } from '../wire/order.ts';
 
 /**
  * An ExchangePort wrapper that tells the backtest runner when a strategy may have async work

@@ -1,12 +1,12 @@
 import type { SimClock } from '../clock/sim-clock.ts';
-import { toInstrumentInfo } from '../codec/instrument-codec.ts';
-import { bookUpdate, tickerStats, type MarketDataLevel, type MarketDataMessage } from '../codec/market-data-codec.ts';
-import { toRestOrder } from '../codec/order-codec.ts';
+import { bookUpdate, tickerStats, toInstrumentInfo, toRestOrder } from '../venue/wire-forms.ts';
 import type { Account } from '../venue/account.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
 import type { Market } from '../venue/market.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
-import type { CandleRecord, ExchangePort, FundingRateRecord, InstrumentInfo, MarkPriceRecord, NewOrder } from '../strategy/exchange-port.ts';
+import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { NewOrder, OrderFeed } from '../wire/order.ts';
+import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
 

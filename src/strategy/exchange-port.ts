@@ -1,10 +1,7 @@
-import type { Side, TimeInForce } from '../core/types.ts';
-import type { RestOrder } from '../codec/order-codec.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
-import type { PositionRiskSnapshot } from '../venue/risk-view.ts';
-import type { MarketDataLevel, MarketDataMessage } from '../codec/market-data-codec.ts';
-
-export type { BookLevel, BookUpdate, MarketDataLevel, MarketDataMessage, TickerStats } from '../codec/market-data-codec.ts';
+import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { NewOrder, OrderFeed, RestOrder } from '../wire/order.ts';
+import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
+import type { PositionRiskSnapshot } from '../wire/risk.ts';
 
 /**
  * The seam between a strategy and any exchange that speaks the interface document: the
@@ -12,55 +9,6 @@ export type { BookLevel, BookUpdate, MarketDataLevel, MarketDataMessage, TickerS
  * over REST + websockets, or a live venue. Shapes are the wire's, so a strategy never knows
  * which one it got.
  */
-
-/** An instrument as GET /auth/instruments returns it. */
-export interface InstrumentInfo {
-  symbol: string;
-  tick_size: string;
-  base_currency: string;
-  multiplier: number;
-  minimum_trade_quantity: number;
-  description: string;
-  product_id: string;
-  state: string;
-  price_scale: number;
-}
-
-/** A new order, in the wire's units (price is decimal text). */
-export interface NewOrder {
-  symbol: string;
-  price: string;
-  quantity: number;
-  side: Side;
-  timeInForce: TimeInForce;
-  postOnly?: boolean;
-}
-
-export interface MarkPriceRecord {
-  timestamp: string;
-  symbol: string;
-  mtm_price: string;
-}
-
-export interface FundingRateRecord {
-  timestamp: string;
-  symbol: string;
-  benchmark_price: string;
-  settlement_price: string;
-  funding_amount: string;
-  funding_rate: string;
-}
-
-export interface CandleRecord {
-  timestamp: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-  buy_volume: string;
-  sell_volume: string;
-}
 
 /** Every call an exchange offers a strategy, mirroring the interface document. */
 export interface ExchangePort {

@@ -1,5 +1,6 @@
-import type { OrderFeed } from '../venue/feeds.ts';
-import type { BookUpdate, ExchangePort, TickerStats } from './exchange-port.ts';
+import type { BookUpdate, TickerStats } from '../wire/market-data.ts';
+import type { OrderFeed } from '../wire/order.ts';
+import type { ExchangePort } from './exchange-port.ts';
 
 /**
  * A trading strategy, written once for every exchange: it gets an ExchangePort at start and

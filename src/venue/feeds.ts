@@ -1,40 +1,6 @@
 import type { Side } from '../core/types.ts';
-import type { WsOrder } from '../codec/order-codec.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from './market.ts';
-
-/** Fill details (`xs`) of Partial Fill and Fill feeds. */
-export interface FillDetails {
-  /** Trade id. */
-  tid: string;
-  s: string;
-  q: number;
-  p: string;
-  /** Side of the recipient's order in this trade. */
-  d: Side;
-  /** True when the recipient's order took liquidity. */
-  agg: boolean;
-}
-
-/**
- * An order feed exactly as the order websocket sends it (`t` is the feed type):
- * n new, j rejected, p partial fill, f fill, c canceled, x expired, e cancel reject,
- * d done for day, r replaced.
- */
-export interface OrderFeed {
-  t: 'n' | 'j' | 'p' | 'f' | 'c' | 'x' | 'e' | 'd' | 'r';
-  ts: number;
-  tn: number;
-  eid?: string;
-  o?: WsOrder;
-  /** Reject reason (j, e). */
-  r?: string;
-  /** Cancelation reason (c). */
-  xr?: string;
-  txt?: string;
-  xs?: FillDetails;
-  /** Order id named in a rejected cancel (e). */
-  oid?: string;
-}
 
 /** One trade as the venue printed it. */
 export interface TradeRecord {

@@ -3,7 +3,7 @@ import { BookEvents, EV_CANCELED, EV_EXPIRED, EV_RESTED, EV_TRADE } from '../boo
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import { decodeIdCounter } from '../core/ids.ts';
 import { tickLots } from '../risk/position.ts';
-import { toWsOrder } from '../codec/order-codec.ts';
+import { toWsOrder } from './wire-forms.ts';
 import { marginOf, type Account } from './account.ts';
 import { tickLotsAtRate } from './money-rate.ts';
 import type { Market } from './market.ts';

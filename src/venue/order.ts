@@ -4,7 +4,7 @@ import type { Market } from './market.ts';
 
 /**
  * The one internal order record. Both wire forms (REST and websocket) are produced from it by
- * `src/codec/order-codec.ts`.
+ * `src/venue/wire-forms.ts` (the shapes themselves are in `src/wire/order.ts`).
  */
 export interface Order {
   /** Engine id: the counter inside `id`, used as the book's order id. */

@@ -2,7 +2,8 @@ import type { SimClock } from '../clock/sim-clock.ts';
 import { CounterIds, IdGenerator } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
-import type { OrderFeed, VenueListener } from './feeds.ts';
+import type { VenueListener } from './feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 

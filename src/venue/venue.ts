@@ -3,18 +3,21 @@ import { Fnv1a64 } from '../core/hash.ts';
 import { formatMoney, type Money } from '../core/money.ts';
 import { formatTimestamp, joinNs } from '../core/time.ts';
 import type { InstrumentState, Side, TimeInForce, TimeNs } from '../core/types.ts';
-import { CANDLE_INTERVALS, isCandleInterval, type Candle } from '../market/candles.ts';
+import { CANDLE_INTERVALS, isCandleInterval } from '../market/candles.ts';
+import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../wire/risk.ts';
+import type { CandleHistory, FundingRateRecord, MarkPriceRecord } from '../wire/records.ts';
 import { Account } from './account.ts';
 import type { VenueListener } from './feeds.ts';
 import { resolveInstrument, type InstrumentConfig } from './instrument.ts';
 import { ExternalLiquidity } from './external-liquidity.ts';
-import { Market, type FundingRecord, type MarkRecord } from './market.ts';
+import { Market } from './market.ts';
 import type { Order } from './order.ts';
 import { OrderFlow } from './order-flow.ts';
-import { apiRiskSnapshot, positionRiskSnapshot, type ApiRiskSnapshot, type PositionRiskSnapshot } from './risk-view.ts';
+import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
 import { VenueState } from './venue-state.ts';
+import { candleRecord, fundingRateRecord, markPriceRecord } from './wire-forms.ts';
 
 export interface VenueConfig {
   instruments: InstrumentConfig[];
@@ -267,49 +270,24 @@ export class Venue {
 
   // --- history queries -------------------------------------------------------------------
 
-  mtmPrices(symbol: string, startNs: TimeNs, endNs: TimeNs): { timestamp: string; symbol: string; mtm_price: string }[] {
+  mtmPrices(symbol: string, startNs: TimeNs, endNs: TimeNs): MarkPriceRecord[] {
     const market = this.queryMarket(symbol, startNs, endNs);
-    return inRange(market.markHistory, startNs, endNs).map((r: MarkRecord) => ({
-      timestamp: formatTimestamp(r.sec, r.nanos),
-      symbol,
-      mtm_price: market.instrument.tick.toPrice(r.markTicks),
-    }));
+    return inRange(market.markHistory, startNs, endNs).map((r) => markPriceRecord(market, r));
   }
 
-  fundingRates(symbol: string, startNs: TimeNs, endNs: TimeNs) {
+  fundingRates(symbol: string, startNs: TimeNs, endNs: TimeNs): FundingRateRecord[] {
     const market = this.queryMarket(symbol, startNs, endNs);
-    return inRange(market.fundingHistory, startNs, endNs).map((r: FundingRecord) => ({
-      timestamp: formatTimestamp(r.sec, r.nanos),
-      symbol,
-      benchmark_price: r.benchmarkPrice,
-      settlement_price: r.settlementPrice,
-      funding_amount: r.fundingAmount,
-      funding_rate: r.fundingRate,
-    }));
+    return inRange(market.fundingHistory, startNs, endNs).map((r) => fundingRateRecord(market, r));
   }
 
   /** Candles of `market` at `interval` overlapping [start, end]; empty intervals are omitted. */
-  candles(marketSymbol: string, interval: string, startNs: TimeNs, endNs: TimeNs) {
+  candles(marketSymbol: string, interval: string, startNs: TimeNs, endNs: TimeNs): CandleHistory {
     const market = this.queryMarket(marketSymbol, startNs, endNs, 'market');
     if (!isCandleInterval(interval)) {
       throw new VenueQueryError('interval', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
     }
-    const tick = market.instrument.tick;
     const candles = market.candles.query(interval, Number(startNs / NS_PER_S), Number(endNs / NS_PER_S));
-    return {
-      market: marketSymbol,
-      interval,
-      candles: candles.map((c: Candle) => ({
-        timestamp: formatTimestamp(c.startSec, 0),
-        open: tick.toPrice(c.openTicks),
-        high: tick.toPrice(c.highTicks),
-        low: tick.toPrice(c.lowTicks),
-        close: tick.toPrice(c.closeTicks),
-        volume: String(c.volumeLots),
-        buy_volume: String(c.buyVolumeLots),
-        sell_volume: String(c.sellVolumeLots),
-      })),
-    };
+    return { market: marketSymbol, interval, candles: candles.map((c) => candleRecord(market, c)) };
   }
 
   /** The user-based risk snapshot (positions, margins, equity) at the current marks. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 import { runFor, smallScenario, started } from './fixtures.ts';
 
 describe('a noise trader', () => {

@@ -7,8 +7,7 @@ import { formatMoney } from '../../src/core/money.ts';
 import { joinNs } from '../../src/core/time.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { attachStrategy } from '../../src/strategy/strategy.ts';
-import type { NewOrder } from '../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { NewOrder, OrderFeed } from '../../src/wire/order.ts';
 import { ADMIN_TOKEN, feedOf, recordFeeds, startClientFixture, type ClientFixture } from '../api/client/fixture.ts';
 
 const BTC = 'BTCUSD-PERP';

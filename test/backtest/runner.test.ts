@@ -3,7 +3,7 @@ import { BacktestError, runBacktest, type BacktestConfig } from '../../src/backt
 import { loadScenario } from '../../src/scenario/load.ts';
 import type { ExchangePort } from '../../src/strategy/exchange-port.ts';
 import type { Strategy } from '../../src/strategy/strategy.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 
 const MS = 1_000_000n;
 const S = 1_000_000_000n;

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WireExchangePort } from '../../src/api/client/wire-exchange-port.ts';
 import { main } from '../../src/cli/main.ts';
 import { parseServeArgs, serveCommand, startServing } from '../../src/cli/serve-command.ts';
-import type { BookUpdate } from '../../src/strategy/exchange-port.ts';
+import type { BookUpdate } from '../../src/wire/market-data.ts';
 import { BIN } from './cli-helpers.ts';
 
 describe('perpsim serve flags', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MarketDataMessage } from '../../src/codec/market-data-codec.ts';
+import type { MarketDataMessage } from '../../src/wire/market-data.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
 import { binance, btcEvents, btcScenario, SECOND, START_NS, startBtcReplay, stepUntil, SYMBOL } from './l2-fixture.ts';
 

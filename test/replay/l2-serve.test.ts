@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { WireExchangePort } from '../../src/api/client/wire-exchange-port.ts';
 import { parseServeArgs, startServing } from '../../src/cli/serve-command.ts';
-import type { BookUpdate } from '../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { BookUpdate } from '../../src/wire/market-data.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 import { sharedFolder } from './shared-data.ts';
 
 const tardis = sharedFolder('tardis-nautilus-samples', 'perpsim serve --replay on real tardis quotes and trades');

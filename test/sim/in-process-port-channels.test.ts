@@ -3,8 +3,8 @@ import { parseScenario } from '../../src/scenario/load.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
 import type { LatencyModel } from '../../src/sim/latency.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
-import type { MarketDataMessage } from '../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { MarketDataMessage } from '../../src/wire/market-data.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 
 const MS = 1_000_000;
 

@@ -3,8 +3,8 @@ import { ConstantLatency } from '../../src/sim/latency.ts';
 import { InProcessPort, PortError } from '../../src/sim/in-process-port.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
-import type { MarketDataMessage } from '../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { MarketDataMessage } from '../../src/wire/market-data.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 
 const MS = 1_000_000;
 

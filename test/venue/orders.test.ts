@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { toRestOrder } from '../../src/codec/order-codec.ts';
+import { toRestOrder } from '../../src/venue/wire-forms.ts';
 import { T0_SEC, at, makeVenue, place } from './fixtures.ts';
 
 describe('open orders, cancel all and the REST form', () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import type { InstrumentState } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
-import type { OrderFeed } from '../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
 import type { Order } from '../../src/venue/order.ts';
 import { btcConfig, ethConfig, lastFeed, makeVenue, place, type FeedLog, type TestVenue } from './fixtures.ts';
 

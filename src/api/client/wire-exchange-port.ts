@@ -1,8 +1,9 @@
-import type { RestOrder } from '../../codec/order-codec.ts';
+import type { RestOrder, NewOrder, OrderFeed } from '../../wire/order.ts';
 import { formatTimestampNs, parseTimestamp } from '../../core/time.ts';
-import type { CandleRecord, ExchangePort, FundingRateRecord, InstrumentInfo, MarkPriceRecord, MarketDataLevel, MarketDataMessage, NewOrder } from '../../strategy/exchange-port.ts';
-import type { OrderFeed } from '../../venue/feeds.ts';
-import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../../venue/risk-view.ts';
+import type { ExchangePort } from '../../strategy/exchange-port.ts';
+import type { MarketDataLevel, MarketDataMessage } from '../../wire/market-data.ts';
+import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../../wire/records.ts';
+import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../../wire/risk.ts';
 import { AdminClient } from './admin-client.ts';
 import { WireError } from './errors.ts';
 import { ExchangeTime } from './exchange-time.ts';

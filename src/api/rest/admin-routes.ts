@@ -9,7 +9,7 @@ import { readBody } from './body.ts';
 import { HttpError, RequestValidationError, valueIssue } from './errors.ts';
 import { PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { checkFields, enumOf, fail, field, float, ok, optional, parseFields, str } from './validation.ts';
-import { toInstrumentInfo } from '../../codec/instrument-codec.ts';
+import { toInstrumentInfo } from '../../venue/wire-forms.ts';
 
 /** Longest single advance: a year of sim time (every event in it runs before the answer). */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;

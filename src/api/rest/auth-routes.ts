@@ -5,7 +5,7 @@ import { readBody } from './body.ts';
 import { HttpError, unauthorized } from './errors.ts';
 import { EXPIRATION_SECONDS, PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { parseFields, str } from './validation.ts';
-import { toInstrumentInfo } from '../../codec/instrument-codec.ts';
+import { toInstrumentInfo } from '../../venue/wire-forms.ts';
 
 /** Body of POST /auth/get_user_token. */
 const PASSWORD_TOKEN = { username: USERNAME, password: PASSWORD, expiration_seconds: EXPIRATION_SECONDS };

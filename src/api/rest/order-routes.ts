@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono';
-import { toRestOrder } from '../../codec/order-codec.ts';
+import { toRestOrder } from '../../venue/wire-forms.ts';
 import type { Exchange } from '../exchange.ts';
 import { accountOf, requireSameUser, requireUser } from './authz.ts';
 import { readBody } from './body.ts';

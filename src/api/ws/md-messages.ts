@@ -1,10 +1,11 @@
-import { bookUpdate, MARKET_DATA_LEVELS, tickerStats, type MarketDataLevel } from '../../codec/market-data-codec.ts';
+import { bookUpdate, tickerStats } from '../../venue/wire-forms.ts';
+import { MARKET_DATA_LEVELS, type MarketDataLevel } from '../../wire/market-data.ts';
 import type { Market } from '../../venue/market.ts';
 
 /**
- * Market-data websocket text, built from the one market-data codec (src/codec/market-data-codec.ts,
+ * Market-data websocket text, built from the venue's one market-data form (src/venue/wire-forms.ts,
  * also used by in-process agents). Each message is serialized once per symbol and level by the
- * fan-out, never per subscriber, so building the codec's objects first costs little.
+ * fan-out, never per subscriber, so building those objects first costs little.
  */
 
 /** Subscription levels of the market-data websocket. */
@@ -30,7 +31,7 @@ export function bookLevelsJson(market: Market, level: Level): string {
   return `"b":${JSON.stringify(b)},"a":${JSON.stringify(a)}`;
 }
 
-/** A whole book update message (`t` "1", "2" or "3") from its levels part; the same text as JSON.stringify of the codec's {@link bookUpdate}. */
+/** A whole book update message (`t` "1", "2" or "3") from its levels part; the same text as JSON.stringify of {@link bookUpdate}. */
 export function bookMessage(symbolJson: string, level: Level, sec: number, nanos: number, levelsJson: string): string {
   return `{"t":"${levelIndex(level) + 1}","ts":${sec},"tn":${nanos},"s":${symbolJson},${levelsJson}}`;
 }

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
-import type { OrderFeed, VenueListener } from '../../venue/feeds.ts';
+import type { VenueListener } from '../../venue/feeds.ts';
+import type { OrderFeed } from '../../wire/order.ts';
 import { sendText } from './frames.ts';
 
 /**

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
-import { toWsOrder, type WsOrder } from '../../codec/order-codec.ts';
+import { toWsOrder } from '../../venue/wire-forms.ts';
+import type { WsOrder } from '../../wire/order.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
 import { requireString } from './fields.ts';

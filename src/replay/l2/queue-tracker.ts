@@ -1,5 +1,6 @@
 import type { Side } from '../../core/types.ts';
-import type { OrderFeed, TradeRecord } from '../../venue/feeds.ts';
+import type { TradeRecord } from '../../venue/feeds.ts';
+import type { OrderFeed } from '../../wire/order.ts';
 import { EXTERNAL_OWNER } from '../../venue/external-owner.ts';
 import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
 import type { Market } from '../../venue/market.ts';

@@ -1,6 +1,7 @@
 import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { RecordBatch } from 'apache-arrow';
-import type { OrderFeed, TradeRecord, VenueListener } from '../../venue/feeds.ts';
+import type { TradeRecord, VenueListener } from '../../venue/feeds.ts';
+import type { OrderFeed } from '../../wire/order.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import { EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';

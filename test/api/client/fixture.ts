@@ -1,8 +1,8 @@
 import { WireExchangePort, type WireClientOptions } from '../../../src/api/client/wire-exchange-port.ts';
 import { Exchange } from '../../../src/api/exchange.ts';
 import { startServer, type RunningServer } from '../../../src/api/server.ts';
-import type { MarketDataMessage } from '../../../src/strategy/exchange-port.ts';
-import type { OrderFeed } from '../../../src/venue/feeds.ts';
+import type { MarketDataMessage } from '../../../src/wire/market-data.ts';
+import type { OrderFeed } from '../../../src/wire/order.ts';
 import { emptyScenario } from '../ws/helpers.ts';
 
 export const ADMIN_TOKEN = 'client-test-admin';

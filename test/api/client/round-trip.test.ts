@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireExchangePort } from '../../../src/api/client/wire-exchange-port.ts';
 import { parseMoney } from '../../../src/core/money.ts';
-import type { OrderFeed } from '../../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../../src/wire/order.ts';
 import { ADMIN_TOKEN, feedOf, recordFeeds, startClientFixture, type ClientFixture, type Recorder } from './fixture.ts';
 
 const BTC = 'BTCUSD-PERP';

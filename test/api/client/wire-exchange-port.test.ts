@@ -3,8 +3,8 @@ import { WireError, WireHttpError, WireSocketError } from '../../../src/api/clie
 import { WireExchangePort } from '../../../src/api/client/wire-exchange-port.ts';
 import { Exchange } from '../../../src/api/exchange.ts';
 import { startServer } from '../../../src/api/server.ts';
-import { toInstrumentInfo } from '../../../src/codec/instrument-codec.ts';
-import type { BookUpdate } from '../../../src/strategy/exchange-port.ts';
+import { toInstrumentInfo } from '../../../src/venue/wire-forms.ts';
+import type { BookUpdate } from '../../../src/wire/market-data.ts';
 import { emptyScenario } from '../ws/helpers.ts';
 import { ADMIN_TOKEN, feedOf, recordFeeds, recordMarketData, startClientFixture, type ClientFixture } from './fixture.ts';
 

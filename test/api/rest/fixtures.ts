@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { Exchange } from '../../../src/api/exchange.ts';
 import { createRestApp, type RestParts } from '../../../src/api/rest/app.ts';
 import { parseScenario } from '../../../src/scenario/load.ts';
-import type { OrderFeed } from '../../../src/venue/feeds.ts';
+import type { OrderFeed } from '../../../src/wire/order.ts';
 
 const EMPTY = fileURLToPath(new URL('../../../scenarios/empty.json', import.meta.url));
 
