@@ -2,8 +2,9 @@ import { compareFractions, reduceFraction } from './rational.ts';
 import type { BigRational } from './rational.ts';
 
 /**
- * Funding (decisions.md, "Mark price, funding, settlement"): schedule, the time-weighted mark
- * price over a funding interval (the settlement price) and the funding record in exact rationals.
+ * Funding (decisions.md, "Mark price, funding, settlement"): schedule, the time-weighted prices
+ * over a funding interval (index: the benchmark, mark: the settlement) and the funding record in
+ * exact rationals.
  */
 
 /**
@@ -77,7 +78,7 @@ export interface TimeWeightedAverage {
 }
 
 /**
- * Time-weighted average of a step function of price (the mark price, in integer ticks) over a
+ * Time-weighted average of a step function of price (the mark or the index, in integer ticks) over a
  * window, with exact nanosecond weights and bigint arithmetic: no rounding at all.
  *
  * `reset` starts a window at an instant with a price; each `update` changes the price from that
@@ -167,54 +168,65 @@ export interface FundingResult {
   amountDen: bigint;
   rateNum: bigint;
   rateDen: bigint;
-  /** True when the raw rate was strictly beyond ± cap and was clamped (exactly at the cap: false). */
+  /** True when the rate before the cap was strictly beyond ± cap and was clamped (exactly at the cap: false). */
   clamped: boolean;
 }
 
+/** Binance's clamp on (interest − premium): ± 0.05 % per interval (decisions.md). */
+export const INTEREST_CLAMP_RATE: BigRational = Object.freeze({ num: 5n, den: 10_000n });
+
 /**
- * The funding of one interval (decisions.md):
- * `amount = settlement − benchmark` (per contract, ticks), `rate = amount / benchmark`, clamped
- * to `[-cap, +cap]`; when clamped, `amount = rate × benchmark`, so `amount = rate × benchmark`
- * always holds.
+ * The funding of one interval (decisions.md): `premium = (settlement − benchmark) / benchmark`
+ * where benchmark is the time-weighted index and settlement the time-weighted mark over the
+ * interval, so a drifting index with the mark tracking it pays nothing. Without an interest
+ * component `rate = premium`; with one (Binance style) `rate = premium + clamp(interest −
+ * premium, ± 0.05 %)`. Then `rate` is clamped to `[-cap, +cap]` and `amount = rate ×
+ * benchmark` (= settlement − benchmark when neither clamp nor interest applied). Everything is
+ * exact: the venue rounds the amount once, when it turns it into money.
  *
  * Sign convention: a positive amount means longs pay shorts `amount × qty × multiplier`
  * (converted from ticks to money by the venue); a negative amount means shorts pay longs.
  *
- * @param benchmarkTicks Index price at the funding time, a positive safe integer (ticks).
- * @param settlementNum Numerator of the settlement price (time-weighted mark), ticks.
- * @param settlementDen Positive denominator of the settlement price.
- * @param capRate Non-negative cap on `|rate|` as `num / den` with `den > 0n`, e.g.
- *   {@link DEFAULT_FUNDING_CAP_RATE}. A zero cap forces rate and amount to 0.
+ * @param benchmark Time-weighted index over the interval, ticks, positive.
+ * @param settlement Time-weighted mark over the interval, ticks.
+ * @param capRate Non-negative cap on `|rate|`, e.g. {@link DEFAULT_FUNDING_CAP_RATE}. A zero
+ *   cap forces rate and amount to 0.
+ * @param interestRate The interest component per interval, or undefined for none.
  * @throws RangeError on a non-positive benchmark or denominator, or a negative cap.
  */
 export function computeFunding(
-  benchmarkTicks: number,
-  settlementNum: bigint,
-  settlementDen: bigint,
+  benchmark: BigRational,
+  settlement: BigRational,
   capRate: BigRational,
+  interestRate?: BigRational,
 ): FundingResult {
-  if (!Number.isSafeInteger(benchmarkTicks) || benchmarkTicks <= 0) {
-    throw new RangeError(`computeFunding: benchmarkTicks ${benchmarkTicks} must be a positive safe integer`);
-  }
-  if (settlementDen <= 0n) throw new RangeError('computeFunding: settlementDen must be positive');
+  if (benchmark.den <= 0n || settlement.den <= 0n) throw new RangeError('computeFunding: denominators must be positive');
+  if (benchmark.num <= 0n) throw new RangeError('computeFunding: the benchmark must be positive');
   if (capRate.den <= 0n) throw new RangeError('computeFunding: capRate.den must be positive');
   if (capRate.num < 0n) throw new RangeError('computeFunding: capRate must not be negative');
-  const b = BigInt(benchmarkTicks);
-  const diff = settlementNum - b * settlementDen; // amount = diff / settlementDen
-  const rawRateDen = settlementDen * b; // rate = diff / (settlementDen × b)
-  let rate: BigRational;
-  let amount: BigRational;
-  let clamped = false;
-  if (compareFractions(diff, rawRateDen, capRate.num, capRate.den) > 0) {
-    rate = reduceFraction(capRate.num, capRate.den);
-    clamped = true;
-  } else if (compareFractions(diff, rawRateDen, -capRate.num, capRate.den) < 0) {
-    rate = reduceFraction(-capRate.num, capRate.den);
-    clamped = true;
-  } else {
-    rate = reduceFraction(diff, rawRateDen);
+  // premium = (S − B) / B = (sN·bD − bN·sD) / (sD·bN)
+  let rate = reduceFraction(settlement.num * benchmark.den - benchmark.num * settlement.den, settlement.den * benchmark.num);
+  if (interestRate !== undefined) {
+    if (interestRate.den <= 0n) throw new RangeError('computeFunding: interestRate.den must be positive');
+    const gap = clampRate(subtract(interestRate, rate), INTEREST_CLAMP_RATE).value;
+    rate = add(rate, gap);
   }
-  if (clamped) amount = reduceFraction(rate.num * b, rate.den);
-  else amount = reduceFraction(diff, settlementDen);
-  return { amountNum: amount.num, amountDen: amount.den, rateNum: rate.num, rateDen: rate.den, clamped };
+  const capped = clampRate(rate, capRate);
+  const amount = reduceFraction(capped.value.num * benchmark.num, capped.value.den * benchmark.den);
+  return { amountNum: amount.num, amountDen: amount.den, rateNum: capped.value.num, rateDen: capped.value.den, clamped: capped.clamped };
+}
+
+function add(a: BigRational, b: BigRational): BigRational {
+  return reduceFraction(a.num * b.den + b.num * a.den, a.den * b.den);
+}
+
+function subtract(a: BigRational, b: BigRational): BigRational {
+  return reduceFraction(a.num * b.den - b.num * a.den, a.den * b.den);
+}
+
+/** `x` clamped to `[-limit, +limit]` (limit ≥ 0), and whether it was strictly beyond. */
+function clampRate(x: BigRational, limit: BigRational): { value: BigRational; clamped: boolean } {
+  if (compareFractions(x.num, x.den, limit.num, limit.den) > 0) return { value: reduceFraction(limit.num, limit.den), clamped: true };
+  if (compareFractions(x.num, x.den, -limit.num, limit.den) < 0) return { value: reduceFraction(-limit.num, limit.den), clamped: true };
+  return { value: x, clamped: false };
 }

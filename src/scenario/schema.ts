@@ -32,6 +32,7 @@ export const instrumentSchema = z.strictObject({
       intervalSec: z.int().positive().optional(),
       offsetSec: z.int().nonnegative().optional(),
       capRate: positiveDecimal.optional(),
+      interestRate: decimal.optional(),
     })
     .optional(),
   tradingHours: z

@@ -41,7 +41,7 @@ export const TYPICAL_PERP_FACTS: Readonly<Record<keyof Facts, TypicalFact>> = Ob
   return_kurtosis_1m: { typical: 15, low: 5, high: 100, source: 'Heavy tails: intraday crypto returns show kurtosis far above the normal 3 (Cont 2001; crypto high-frequency studies)' },
   abs_return_autocorr_1m: { typical: 0.25, low: 0.05, high: 0.5, source: 'Volatility clustering: absolute returns stay positively autocorrelated for hours (Ding, Granger & Engle 1993; Cont 2001)' },
   basis_mean_bps: { typical: 1, low: -10, high: 10, source: 'Funding arbitrage keeps liquid perps within a few bps of the spot index on average' },
-  funding_rate_mean: { typical: 0.0001, low: -0.0003, high: 0.0005, source: 'Binance/Bybit: 0.01 % per 8 h baseline (interest part) plus a premium near 0; this venue has no interest part, so ≈ 0 here' },
+  funding_rate_mean: { typical: 0.0001, low: -0.0003, high: 0.0005, source: 'Binance/Bybit: 0.01 % per 8 h baseline (interest part) plus a premium near 0; without an interestRate this venue pays the premium alone, so ≈ 0 here' },
 });
 
 interface SymbolFacts {

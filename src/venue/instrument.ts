@@ -34,7 +34,8 @@ export interface InstrumentConfig {
   takerFee?: string;
   /** Orders priced further than this percent from the mark are rejected; default 10. */
   priceBandPct?: string;
-  funding?: Partial<FundingSchedule> & { capRate?: string };
+  /** `interestRate` (per interval, e.g. "0.0001"): Binance's interest component; absent = none. */
+  funding?: Partial<FundingSchedule> & { capRate?: string; interestRate?: string };
   tradingHours?: TradingHoursConfig;
   /** State changes at fixed times (RFC 3339). */
   schedule?: { at: string; state: InstrumentState }[];
@@ -68,6 +69,8 @@ export interface Instrument {
   readonly priceBandPct: Ratio;
   readonly funding: FundingSchedule;
   readonly fundingCap: Ratio;
+  /** Interest component of funding per interval (decisions.md), or undefined for none. */
+  readonly fundingInterest: Ratio | undefined;
   readonly tradingHours: Required<TradingHoursConfig> | undefined;
   readonly schedule: { at: string; state: InstrumentState }[];
   readonly maxOpenOrders: number;
@@ -154,6 +157,7 @@ export function resolveInstrument(config: InstrumentConfig): Instrument {
     priceBandPct: ratio('priceBandPct', config.priceBandPct, '10', 100n),
     funding,
     fundingCap: ratio('funding.capRate', config.funding?.capRate, '0.02', 1n),
+    fundingInterest: config.funding?.interestRate === undefined ? undefined : ratio('funding.interestRate', config.funding.interestRate, '0', 1n, true),
     tradingHours,
     schedule: config.schedule ?? [],
     maxOpenOrders: positiveInt('maxOpenOrders', config.maxOpenOrders, 1000),

@@ -34,6 +34,8 @@ export class Market {
   readonly markHistory: MarkRecord[] = [];
   readonly fundingHistory: FundingRecord[] = [];
   readonly markTwap = new TimeWeightedPrice();
+  /** Time-weighted index since the last funding: the funding benchmark (decisions.md). */
+  readonly indexTwap = new TimeWeightedPrice();
   state: InstrumentState;
   indexTicks: number;
   markTicks: number;
@@ -59,11 +61,24 @@ export class Market {
     this.indexTicks = instrument.indexPriceTicks;
     this.markTicks = instrument.indexPriceTicks;
     this.markTwap.reset(startSec, startNanos, this.markTicks);
+    this.indexTwap.reset(startSec, startNanos, this.indexTicks);
     this.bandTicks = this.computeBandTicks();
   }
 
   get symbol(): string {
     return this.instrument.symbol;
+  }
+
+  /** The index moves to `indexTicks` at `(sec, nanos)`; feeds the funding benchmark's TWAP. */
+  setIndex(sec: number, nanos: number, indexTicks: number): void {
+    this.indexTicks = indexTicks;
+    this.indexTwap.update(sec, nanos, indexTicks);
+  }
+
+  /** Starts the next funding interval's averages at `(sec, nanos)` from the current mark and index. */
+  restartFundingAverages(sec: number, nanos: number): void {
+    this.markTwap.reset(sec, nanos, this.markTicks);
+    this.indexTwap.reset(sec, nanos, this.indexTicks);
   }
 
   /**

@@ -42,19 +42,25 @@ export class Settlement {
   }
 
   /**
-   * Settles one funding interval of `market` (decisions.md): benchmark = index now,
-   * settlement = time-weighted mark since the last funding, amount = settlement − benchmark
-   * per contract, rate = amount / benchmark clamped to ± cap. Longs pay amount × qty ×
+   * Settles one funding interval of `market` (decisions.md): benchmark = time-weighted index
+   * since the last funding, settlement = time-weighted mark over the same interval, rate =
+   * (settlement − benchmark) / benchmark (plus the instrument's interest component, if any)
+   * clamped to ± cap, amount = rate × benchmark per contract. Longs pay amount × qty ×
    * multiplier to shorts when positive. A recorded rate (replayed derivative ticker) replaces
-   * the computed one: amount = rate × benchmark, as the exchange itself settled it. The per-contract amount is rounded once to Money
-   * precision, so payments are exact integers and sum to zero across accounts.
+   * the computed one: amount = rate × index now, as the exchange itself settled it. The
+   * per-contract amount is rounded once to Money precision, so payments are exact integers
+   * and sum to zero across accounts.
    */
   settleFunding(market: Market): void {
     const { nowSec: sec, nowNanos: nanos } = this.s.clock;
     const inst = market.instrument;
     const settlement = market.markTwap.average(sec, nanos);
+    const twapIndex = market.indexTwap.average(sec, nanos);
+    const benchmark = market.recordedFundingRate === undefined
+      ? { num: twapIndex.numTicks, den: twapIndex.den }
+      : { num: BigInt(market.indexTicks), den: 1n };
     const f = market.recordedFundingRate === undefined
-      ? computeFunding(market.indexTicks, settlement.numTicks, settlement.den, inst.fundingCap)
+      ? computeFunding(benchmark, { num: settlement.numTicks, den: settlement.den }, inst.fundingCap, inst.fundingInterest)
       : recordedFunding(market.indexTicks, market.recordedFundingRate);
     const amountPerContract = divRoundHalfEven(f.amountNum * inst.tick.money, f.amountDen);
     const amountPerLot = amountPerContract * BigInt(inst.multiplier);
@@ -68,13 +74,13 @@ export class Settlement {
     market.fundingHistory.push({
       sec,
       nanos,
-      benchmarkPrice: inst.tick.toPrice(market.indexTicks),
+      benchmarkPrice: inst.tick.formatRatioPrice(benchmark.num, benchmark.den),
       settlementPrice: inst.tick.formatRatioPrice(settlement.numTicks, settlement.den),
       fundingAmount: formatMoney(amountPerContract),
       fundingRate: formatScaled(divRoundHalfEven(f.rateNum * 10n ** BigInt(FUNDING_RATE_DECIMALS), f.rateDen), FUNDING_RATE_DECIMALS),
       amountPerLot,
     });
-    market.markTwap.reset(sec, nanos, market.markTicks);
+    market.restartFundingAverages(sec, nanos);
     this.recordMark(market);
     this.s.announce('fundingSettled', market);
   }

@@ -204,7 +204,7 @@ export class Venue {
   setIndexPrice(market: Market, indexTicks: number): void {
     if (!Number.isSafeInteger(indexTicks) || indexTicks <= 0) throw new RangeError(`index price must be a positive integer number of ticks, got ${indexTicks}`);
     this.s.exclusive(() => {
-      market.indexTicks = indexTicks;
+      market.setIndex(this.clock.nowSec, this.clock.nowNanos, indexTicks);
       market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
       this.s.announce('indexChanged', market);
     });

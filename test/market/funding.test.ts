@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, it, expect } from 'vitest';
 import {
   DEFAULT_FUNDING_CAP_RATE,
@@ -13,6 +14,8 @@ import { gcd } from '../../src/market/rational.ts';
 import { RandomStream } from '../../src/random/random-stream.ts';
 
 const H = 3600;
+/** A whole-tick benchmark as a rational. */
+const bench = (ticks: number) => ({ num: BigInt(ticks), den: 1n });
 const JAN1 = Date.UTC(2024, 0, 1) / 1000;
 
 describe('nextFundingSec', () => {
@@ -161,7 +164,7 @@ describe('TimeWeightedPrice', () => {
 describe('computeFunding', () => {
   it('computes amount and rate exactly when the rate is within the cap', () => {
     // benchmark 1000, settlement 1010.1 → amount 10.1 ticks, rate 1.01 %.
-    expect(computeFunding(1000, 10_101n, 10n, DEFAULT_FUNDING_CAP_RATE)).toEqual({
+    expect(computeFunding(bench(1000), { num: 10_101n, den: 10n }, DEFAULT_FUNDING_CAP_RATE)).toEqual({
       amountNum: 101n,
       amountDen: 10n,
       rateNum: 101n,
@@ -172,7 +175,7 @@ describe('computeFunding', () => {
 
   it('clamps a positive rate to the cap and recomputes the amount from it', () => {
     // benchmark 100, settlement 310/3 → raw rate 1/30 > 2 % → rate 1/50, amount 2 ticks.
-    expect(computeFunding(100, 310n, 3n, DEFAULT_FUNDING_CAP_RATE)).toEqual({
+    expect(computeFunding(bench(100), { num: 310n, den: 3n }, DEFAULT_FUNDING_CAP_RATE)).toEqual({
       amountNum: 2n,
       amountDen: 1n,
       rateNum: 1n,
@@ -183,7 +186,7 @@ describe('computeFunding', () => {
 
   it('clamps a negative rate to minus the cap', () => {
     // benchmark 100, settlement 90 → raw rate −10 % → rate −1/50, amount −2 ticks (shorts pay longs).
-    expect(computeFunding(100, 90n, 1n, DEFAULT_FUNDING_CAP_RATE)).toEqual({
+    expect(computeFunding(bench(100), { num: 90n, den: 1n }, DEFAULT_FUNDING_CAP_RATE)).toEqual({
       amountNum: -2n,
       amountDen: 1n,
       rateNum: -1n,
@@ -193,12 +196,12 @@ describe('computeFunding', () => {
   });
 
   it('does not count a rate exactly at the cap as clamped', () => {
-    expect(computeFunding(100, 102n, 1n, DEFAULT_FUNDING_CAP_RATE)).toMatchObject({ amountNum: 2n, clamped: false });
-    expect(computeFunding(100, 98n, 1n, DEFAULT_FUNDING_CAP_RATE)).toMatchObject({ amountNum: -2n, clamped: false });
+    expect(computeFunding(bench(100), { num: 102n, den: 1n }, DEFAULT_FUNDING_CAP_RATE)).toMatchObject({ amountNum: 2n, clamped: false });
+    expect(computeFunding(bench(100), { num: 98n, den: 1n }, DEFAULT_FUNDING_CAP_RATE)).toMatchObject({ amountNum: -2n, clamped: false });
   });
 
   it('returns zero as 0/1 when the settlement equals the benchmark', () => {
-    expect(computeFunding(250, 500n, 2n, DEFAULT_FUNDING_CAP_RATE)).toEqual({
+    expect(computeFunding(bench(250), { num: 500n, den: 2n }, DEFAULT_FUNDING_CAP_RATE)).toEqual({
       amountNum: 0n,
       amountDen: 1n,
       rateNum: 0n,
@@ -208,11 +211,11 @@ describe('computeFunding', () => {
   });
 
   it('rejects a non-positive benchmark, a non-positive denominator and a negative cap', () => {
-    expect(() => computeFunding(0, 1n, 1n, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
-    expect(() => computeFunding(-5, 1n, 1n, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
-    expect(() => computeFunding(100, 1n, 0n, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
-    expect(() => computeFunding(100, 1n, 1n, { num: 1n, den: 0n })).toThrow(RangeError);
-    expect(() => computeFunding(100, 1n, 1n, { num: -1n, den: 50n })).toThrow(RangeError);
+    expect(() => computeFunding(bench(0), { num: 1n, den: 1n }, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
+    expect(() => computeFunding(bench(-5), { num: 1n, den: 1n }, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
+    expect(() => computeFunding(bench(100), { num: 1n, den: 0n }, DEFAULT_FUNDING_CAP_RATE)).toThrow(RangeError);
+    expect(() => computeFunding(bench(100), { num: 1n, den: 1n }, { num: 1n, den: 0n })).toThrow(RangeError);
+    expect(() => computeFunding(bench(100), { num: 1n, den: 1n }, { num: -1n, den: 50n })).toThrow(RangeError);
   });
 
   it('satisfies amount = rate × benchmark and the cap for seeded random inputs', () => {
@@ -222,7 +225,7 @@ describe('computeFunding', () => {
       const sDen = BigInt(rng.int(1, 1_000_000_000));
       const sNum = (BigInt(b) * sDen * BigInt(rng.int(900, 1100))) / 1000n + BigInt(rng.int(-1000, 1000));
       const cap = { num: BigInt(rng.int(0, 50)), den: BigInt(rng.int(1, 1000)) };
-      const r = computeFunding(b, sNum, sDen, cap);
+      const r = computeFunding(bench(b), { num: sNum, den: sDen }, cap);
       const B = BigInt(b);
       for (const [n, d] of [[r.amountNum, r.amountDen], [r.rateNum, r.rateDen]] as const) {
         expect(d > 0n).toBe(true);
@@ -243,5 +246,62 @@ describe('computeFunding', () => {
         expect(r.amountNum * sDen).toBe(rawNum * r.amountDen);
       }
     }
+  });
+
+  it('takes a time-weighted benchmark as an exact fraction: settlement 100.5 over benchmark 100.25 is a premium of 1/401', () => {
+    // benchmark 401/4, settlement 201/2 → amount 1/4 tick, rate (1/4) / (401/4) = 1/401.
+    expect(computeFunding({ num: 401n, den: 4n }, { num: 201n, den: 2n }, DEFAULT_FUNDING_CAP_RATE)).toEqual({
+      amountNum: 1n, amountDen: 4n, rateNum: 1n, rateDen: 401n, clamped: false,
+    });
+  });
+
+  it('adds the interest component Binance style: rate = premium + clamp(interest − premium, ±0.05 %)', () => {
+    const interest = { num: 1n, den: 10_000n }; // 0.01 % per interval
+    // premium 0 → rate = interest 0.01 %, amount = 0.0001 × 10000 = 1 tick.
+    expect(computeFunding(bench(10_000), bench(10_000), DEFAULT_FUNDING_CAP_RATE, interest)).toEqual({
+      amountNum: 1n, amountDen: 1n, rateNum: 1n, rateDen: 10_000n, clamped: false,
+    });
+    // premium 0.03 % → interest − premium = −0.02 % inside the clamp → rate = interest 0.01 %.
+    expect(computeFunding(bench(10_000), bench(10_003), DEFAULT_FUNDING_CAP_RATE, interest)).toMatchObject({ rateNum: 1n, rateDen: 10_000n });
+    // premium 0.1 % → interest − premium = −0.09 %, clamped to −0.05 % → rate 0.05 %.
+    expect(computeFunding(bench(10_000), bench(10_010), DEFAULT_FUNDING_CAP_RATE, interest)).toMatchObject({ rateNum: 1n, rateDen: 2_000n, amountNum: 5n, amountDen: 1n });
+    // premium −0.1 % → interest − premium = +0.11 %, clamped to +0.05 % → rate −0.05 %.
+    expect(computeFunding(bench(10_000), bench(9_990), DEFAULT_FUNDING_CAP_RATE, interest)).toMatchObject({ rateNum: -1n, rateDen: 2_000n, amountNum: -5n });
+    // An explicit zero interest still clamps: a premium of 0.03 % pays nothing (Binance's dead band).
+    expect(computeFunding(bench(10_000), bench(10_003), DEFAULT_FUNDING_CAP_RATE, { num: 0n, den: 1n })).toMatchObject({ rateNum: 0n, amountNum: 0n });
+  });
+
+  it('applies the cap after the interest component', () => {
+    // premium 3 % → 3 % − 0.05 % = 2.95 %, then capped to 2 %.
+    expect(computeFunding(bench(100), bench(103), DEFAULT_FUNDING_CAP_RATE, { num: 0n, den: 1n })).toEqual({
+      amountNum: 2n, amountDen: 1n, rateNum: 1n, rateDen: 50n, clamped: true,
+    });
+  });
+
+  it('keeps amount = rate × benchmark and |rate − premium| ≤ 0.05 % with interest, on random fractions', () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 10n ** 6n }),
+        fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 10n ** 6n }),
+        fc.bigInt({ min: -100n, max: 100n }),
+        (bN, bD, sN, sD, interestBp) => {
+          const interest = { num: interestBp, den: 10_000n };
+          const r = computeFunding({ num: bN, den: bD }, { num: sN, den: sD }, DEFAULT_FUNDING_CAP_RATE, interest);
+          expect(r.amountNum * r.rateDen * bD).toBe(r.rateNum * bN * r.amountDen);
+          // |rate| ≤ cap
+          const absRate = r.rateNum < 0n ? -r.rateNum : r.rateNum;
+          expect(absRate * 50n <= r.rateDen).toBe(true);
+          if (!r.clamped) {
+            // premium = (sN·bD − bN·sD) / (sD·bN); |rate − premium| ≤ 1/2000
+            const pN = sN * bD - bN * sD;
+            const pD = sD * bN;
+            const diff = r.rateNum * pD - pN * r.rateDen; // over rateDen·pD
+            const absDiff = diff < 0n ? -diff : diff;
+            expect(absDiff * 2000n <= r.rateDen * pD).toBe(true);
+          }
+        },
+      ),
+      { seed: 14, numRuns: 300 },
+    );
   });
 });
