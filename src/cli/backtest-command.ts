@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { reportHtmlInput } from '../backtest/html-input.ts';
@@ -9,14 +9,17 @@ import { buildReport, equityCsv, fillsCsv, reportJson, type BacktestReport } fro
 import { BacktestError, runBacktest, type BacktestConfig, type BacktestResult } from '../backtest/runner.ts';
 import { instantiateStrategy, oneLine, StrategyLoadError, type StrategyModule } from '../backtest/strategy-module.ts';
 import { parseMoney } from '../core/money.ts';
+import { parseDuration } from '../core/time.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
 import { replayScenario } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
-import { REPLAY_FLAGS, replayArgs, replayRequest, type ReplayRequest } from './replay-flags.ts';
+import { costWarning } from './cost-warning.ts';
+import { prepareOutDir } from './out-path.ts';
+import type { ReplayRequest } from './replay-flags.ts';
 import { Progress, type ProgressStream } from './progress.ts';
-import { defaultScenarioName, resolveScenario } from './run-command.ts';
+import { resolveScenario } from './run-command.ts';
+import { UsageError } from './usage-error.ts';
 
 /** What `perpsim backtest` was asked to do, after flag parsing. */
 export interface BacktestRequest {
@@ -44,30 +47,8 @@ export interface BacktestOutcome {
   files: string[];
 }
 
-const USAGE = 'usage: perpsim backtest STRATEGY.ts [--params JSON] (--scenario NAME|FILE | --replay FILES…) [--seed N] [--duration D] [--cash C] [--out DIR]';
-
-/**
- * `perpsim backtest STRATEGY.ts [--params JSON] (--scenario NAME|FILE | --replay FILE…
- * [--queue-model M] [--tick-size T --lot-size L]) [--seed N] [--duration D] [--cash C] [--out DIR]`.
- */
-export async function backtestCommand(args: string[]): Promise<number> {
-  const { files: replayFiles, rest } = replayArgs(args);
-  const flags = parseFlags(rest, ['params', 'scenario', 'seed', 'duration', 'cash', 'out', ...REPLAY_FLAGS], 1);
-  const strategyFile = flags.positional[0];
-  if (strategyFile === undefined) throw new UsageError(`missing the strategy file (${USAGE})`);
-  const request: BacktestRequest = { strategyFile, scenario: flags.get('scenario') ?? defaultScenarioName() };
-  if (replayFiles !== undefined) request.replay = replayRequest(replayFiles, flags);
-  else if (REPLAY_FLAGS.some((f) => flags.has(f))) throw new UsageError(`--${REPLAY_FLAGS.find((f) => flags.has(f))} needs --replay FILES`);
-  const params = flags.get('params');
-  if (params !== undefined) request.paramsJson = params;
-  if (flags.has('seed')) request.seed = integerFlag(flags, 'seed', 0);
-  const durationNs = durationFlag(flags, 'duration');
-  if (durationNs !== undefined) request.durationNs = durationNs;
-  const cash = flags.get('cash');
-  if (cash !== undefined) request.cash = cash;
-  const out = flags.get('out');
-  if (out !== undefined) request.outDir = out;
-
+/** `perpsim backtest`: runs the request (flags parsed by `commands/backtest.ts`) and prints the metrics. */
+export async function backtestCommand(request: BacktestRequest): Promise<number> {
   const wallStart = performance.now();
   const { report, result, outDir } = await executeBacktest(request, process.stderr);
   const wallSeconds = (performance.now() - wallStart) / 1000;
@@ -97,6 +78,9 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
   if (request.seed !== undefined) config.seed = request.seed;
   if (request.durationNs !== undefined) config.durationNs = request.durationNs;
   if (request.cash !== undefined) config.startingCash = request.cash;
+  if (request.outDir !== undefined) prepareOutDir('--out', request.outDir); // before the run: a bad path fails fast
+  const warning = costWarning('backtest', request.durationNs ?? parseDuration(scenario.duration) ?? 0n);
+  if (warning !== undefined) progressOut.write(`${warning}\n`);
   let progress: Progress | undefined;
   config.onProgress = (tNs, startNs, endNs) => {
     progress ??= new Progress(progressOut, startNs, endNs, `perpsim backtest ${name}`);
@@ -107,7 +91,7 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
 
   const report = buildReport(result, name, parsedParams);
   const outDir = request.outDir ?? join('out', `backtest-${slug(basename(name, extname(name)))}-${slug(scenario.name)}-${result.seed}`);
-  mkdirSync(outDir, { recursive: true });
+  prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const files: [string, string | Uint8Array][] = [
     ['report.json', reportJson(report)],
     ['fills.csv', fillsCsv(result)],

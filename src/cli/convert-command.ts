@@ -2,9 +2,22 @@ import { mergeByTime } from '../replay/merge.ts';
 import { MarketArrowWriter } from '../replay/market-arrow.ts';
 import { MarketCsvWriter } from '../replay/market-csv.ts';
 import type { MarketRecord, SymbolUnits } from '../replay/market-records.ts';
-import { openMarketSources, SOURCE_FORMATS, type MarketSource, type SourceFormat } from '../replay/market-sources.ts';
+import { openMarketSources, type MarketSource, type SourceFormat } from '../replay/market-sources.ts';
 import { ReplayError } from '../replay/replay-error.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { prepareOutFile } from './out-path.ts';
+import { UsageError } from './usage-error.ts';
+
+/** What `perpsim convert` was asked to do (flags parsed by `commands/convert.ts`). */
+export interface ConvertRequest {
+  inputs: string[];
+  to: 'arrow' | 'csv';
+  out: string;
+  from?: SourceFormat;
+  tickSize?: string;
+  lotSize?: string;
+  symbol?: string;
+  skipBadRows: boolean;
+}
 
 /**
  * `perpsim convert IN... --to arrow|csv --out FILE [--from FORMAT] [--tick-size T --lot-size L]
@@ -16,24 +29,16 @@ import { parseFlags, UsageError } from './flags.ts';
  * @returns 0 on success, 1 when the input has a bad row (one line naming file, line and
  *   column); usage errors throw `UsageError` (exit 2).
  */
-export async function convertCommand(args: string[]): Promise<number> {
-  const skipBadRows = args.includes('--skip-bad-rows');
-  const flags = parseFlags(args.filter((a) => a !== '--skip-bad-rows'), ['to', 'out', 'from', 'tick-size', 'lot-size', 'symbol'], Infinity);
-  const inputs = flags.positional;
-  if (inputs.length === 0) throw new UsageError('convert needs at least one input file (perpsim convert IN... --to arrow|csv --out FILE)');
-  const to = flags.get('to');
-  if (to !== 'arrow' && to !== 'csv') throw new UsageError(`--to must be arrow or csv${to === undefined ? '' : `, got "${to}"`}`);
-  const out = flags.get('out');
-  if (out === undefined) throw new UsageError('--out FILE is required');
-  const from = flags.get('from');
-  if (from !== undefined && !SOURCE_FORMATS.includes(from as SourceFormat)) throw new UsageError(`--from must be one of ${SOURCE_FORMATS.join(', ')}, got "${from}"`);
+export async function convertCommand(request: ConvertRequest): Promise<number> {
+  const { inputs, to, out, from, skipBadRows } = request;
   if (inputs.includes(out)) throw new UsageError(`--out ${out} is also an input`);
+  prepareOutFile('--out', out);
 
   try {
-    const sources = await openMarketSources(inputs, from as SourceFormat | undefined, {
-      tickSize: flags.get('tick-size'),
-      lotSize: flags.get('lot-size'),
-      symbol: flags.get('symbol'),
+    const sources = await openMarketSources(inputs, from, {
+      tickSize: request.tickSize,
+      lotSize: request.lotSize,
+      symbol: request.symbol,
       skipBadRows,
     });
     const instruments = unionOf(sources);

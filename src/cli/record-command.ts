@@ -1,6 +1,21 @@
-import { MarketDataRecorder, RECORD_LEVELS, RecorderError, type RecordLevel } from '../replay/md-recorder.ts';
-import { durationFlag, parseFlags, UsageError } from './flags.ts';
+import { formatDuration } from '../core/time.ts';
+import { MarketDataRecorder, RecorderError, type RecordLevel } from '../replay/md-recorder.ts';
+import { prepareOutFile } from './out-path.ts';
+import { UsageError } from './usage-error.ts';
 import { wallClockNs } from './wall-clock.ts';
+
+/** What `perpsim record` was asked to do (flags parsed by `commands/record.ts`). */
+export interface RecordRequest {
+  url: string;
+  /** Comma-separated symbols. */
+  symbols: string;
+  level: RecordLevel;
+  out: string;
+  durationNs?: bigint;
+  username?: string;
+  password?: string;
+  tickSize?: string;
+}
 
 /**
  * `perpsim record --url ws://HOST/md/ws --symbols A,B --level LEVEL_2 --out FILE.arrow
@@ -11,34 +26,23 @@ import { wallClockNs } from './wall-clock.ts';
  * @returns 0 when the recording ended cleanly, 1 when connecting, logging in or subscribing
  *   failed, or a message could not be recorded.
  */
-export async function recordCommand(args: string[]): Promise<number> {
-  const flags = parseFlags(args, ['url', 'symbols', 'level', 'out', 'duration', 'username', 'password', 'tick-size']);
-  const need = (name: string): string => {
-    const value = flags.get(name);
-    if (value === undefined) throw new UsageError(`--${name} is required (perpsim record --url ws://HOST/md/ws --symbols A,B --level LEVEL_2 --out FILE.arrow)`);
-    return value;
-  };
-  const url = need('url');
-  const symbols = need('symbols').split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+export async function recordCommand(request: RecordRequest): Promise<number> {
+  const { url, level, out, durationNs, username, password } = request;
+  const symbols = request.symbols.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
   if (symbols.length === 0) throw new UsageError('--symbols needs at least one symbol');
-  const level = flags.get('level') ?? 'LEVEL_2';
-  if (!RECORD_LEVELS.includes(level as RecordLevel)) throw new UsageError(`--level must be ${RECORD_LEVELS.join(' or ')}, got "${level}"`);
-  const out = need('out');
-  const durationNs = durationFlag(flags, 'duration');
-  const username = flags.get('username');
-  const password = flags.get('password');
   if ((username === undefined) !== (password === undefined)) throw new UsageError('give --username and --password together');
+  prepareOutFile('--out', out);
 
   let recorder: MarketDataRecorder;
   try {
-    recorder = new MarketDataRecorder({ url, symbols, level: level as RecordLevel, out, username, password, tickSize: flags.get('tick-size'), now: wallClockNs() });
+    recorder = new MarketDataRecorder({ url, symbols, level, out, username, password, tickSize: request.tickSize, now: wallClockNs() });
     await recorder.start();
   } catch (e) {
     if (!(e instanceof RecorderError)) throw e;
     process.stderr.write(`perpsim: ${e.message}\n`);
     return 1;
   }
-  process.stderr.write(`recording ${symbols.join(',')} ${level} from ${url} to ${out}${durationNs === undefined ? '' : ` for ${flags.get('duration')}`} (Ctrl-C stops)\n`);
+  process.stderr.write(`recording ${symbols.join(',')} ${level} from ${url} to ${out}${durationNs === undefined ? '' : ` for ${formatDuration(durationNs)}`} (Ctrl-C stops)\n`);
   const stop = () => void recorder.stop();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -1,45 +1,14 @@
 import { buildReplaySimulation, type BuiltReplaySimulation } from '../replay/l2/build-replay.ts';
-import { replayScenario, takeReplayFiles, type ReplayArgs } from '../replay/l2/replay-scenario.ts';
+import { replayScenario, type ReplayArgs } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import { UsageError } from './flags.ts';
+import { UsageError } from './usage-error.ts';
 import { resolveScenario } from './run-command.ts';
-
-/** Flags that go with `--replay FILES…` (run and serve). */
-export const REPLAY_FLAGS = ['queue-model', 'tick-size', 'lot-size'];
 
 /** `--replay` files and the recordings' options, plus the scenario they go into (if any). */
 export interface ReplayRequest extends ReplayArgs {
   /** `--scenario` given with `--replay`: its `market.replay` takes the files. */
   baseScenario?: string;
-}
-
-/** Splits `--replay FILE…` off the arguments (one-line usage errors). */
-export function replayArgs(args: string[]): { files: string[] | undefined; rest: string[] } {
-  try {
-    return takeReplayFiles(args);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-}
-
-/** The replay part of a request from `--replay` files and the parsed flags. */
-export function replayRequest(files: string[], flags: Map<string, string>): ReplayRequest {
-  const request: ReplayRequest = { files };
-  const model = flags.get('queue-model');
-  if (model !== undefined) {
-    if (model !== 'risk-averse' && model !== 'prob') throw new UsageError(`--queue-model must be risk-averse or prob, got "${model}"`);
-    request.queueModel = model;
-  }
-  for (const name of ['tick-size', 'lot-size'] as const) {
-    const v = flags.get(name);
-    if (v === undefined) continue;
-    if (!/^\d*\.?\d+$/.test(v) || Number(v) <= 0) throw new UsageError(`--${name} must be a positive decimal, got "${v}"`);
-    request[name === 'tick-size' ? 'tickSize' : 'lotSize'] = v;
-  }
-  const base = flags.get('scenario');
-  if (base !== undefined) request.baseScenario = base;
-  return request;
 }
 
 /**

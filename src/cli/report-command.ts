@@ -3,16 +3,15 @@ import { join } from 'node:path';
 import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
 import { StylizedFacts, TYPICAL_PERP_FACTS, type Facts } from '../sim/stylized-facts.ts';
 import { EventLogError, openEventLog } from '../sim-io/event-log-file.ts';
-import { parseFlags, UsageError } from './flags.ts';
+import { UsageError } from './usage-error.ts';
 
 /**
  * `perpsim report [DIR | FILE.arrow]`: measures the stylized facts of an event log and prints
  * them per symbol and pooled, next to what liquid perpetual markets typically show. Without an
  * argument it reports the most recent `out/run-*` directory.
  */
-export async function reportCommand(args: string[]): Promise<number> {
-  const flags = parseFlags(args, [], 1);
-  const path = resolveEventLog(flags.positional[0]);
+export async function reportCommand(pathArg: string | undefined): Promise<number> {
+  const path = resolveEventLog(pathArg);
   let log;
   try {
     log = await openEventLog(path);

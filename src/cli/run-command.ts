@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration, formatTimestampNs } from '../core/time.ts';
-import { builtInScenarios, loadScenario, ScenarioError } from '../scenario/load.ts';
+import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
@@ -9,9 +9,11 @@ import { StylizedFacts } from '../sim/stylized-facts.ts';
 import { buildSimulation } from '../sim/build.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
-import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
+import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
+import { prepareOutDir } from './out-path.ts';
 import { Progress, type ProgressStream } from './progress.ts';
-import { buildReplayRun, REPLAY_FLAGS, replayArgs, replayRequest, type ReplayRequest } from './replay-flags.ts';
+import { buildReplayRun, type ReplayRequest } from './replay-flags.ts';
+import { UsageError } from './usage-error.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
 export interface RunRequest {
@@ -46,29 +48,14 @@ export interface RunSummary {
   stylized_facts: ReturnType<typeof factsBySymbol>;
 }
 
-/** The scenario `perpsim run` uses when none is given. */
-export function defaultScenarioName(): string {
-  return builtInScenarios().includes('default') ? 'default' : 'empty';
-}
-
 /**
- * `perpsim run [--scenario NAME|FILE] [--seed N] [--duration D] [--out DIR]
- * [--replay FILE… [--queue-model risk-averse|prob] [--tick-size T --lot-size L]]`. A scenario
- * with a recorded market (or `--replay`) runs asynchronously: the recordings are read first.
+ * `perpsim run`: runs the request (flags parsed by `commands/run.ts`) and prints the summary.
+ * A scenario with a recorded market (or `--replay`) runs asynchronously: the recordings are
+ * read first.
  */
-export function runCommand(args: string[]): number | Promise<number> {
-  const { files, rest } = replayArgs(args);
-  const flags = parseFlags(rest, ['scenario', 'seed', 'duration', 'out', ...(files === undefined ? [] : REPLAY_FLAGS)]);
-  const request: RunRequest = { scenario: flags.get('scenario') ?? defaultScenarioName() };
-  if (files !== undefined) request.replay = replayRequest(files, flags);
-  if (flags.has('seed')) request.seed = integerFlag(flags, 'seed', 0);
-  const durationNs = durationFlag(flags, 'duration');
-  if (durationNs !== undefined) request.durationNs = durationNs;
-  const out = flags.get('out');
-  if (out !== undefined) request.outDir = out;
-
+export function runCommand(request: RunRequest): number | Promise<number> {
   const wallStart = performance.now();
-  const replayed = request.replay !== undefined || (flags.has('scenario') && resolveScenario(request.scenario).market !== undefined);
+  const replayed = request.replay !== undefined || resolveScenario(request.scenario).market !== undefined;
   if (replayed) return executeReplayRun(request, process.stderr).then((r) => printRun(r, wallStart));
   return printRun(executeRun(request, process.stderr), wallStart);
 }
@@ -113,7 +100,9 @@ export async function executeReplayRun(request: RunRequest, progressOut: Progres
 /** Runs a built simulation headless, writing the event log and summary. */
 function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
   const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
-  mkdirSync(outDir, { recursive: true });
+  prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
+  const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
+  if (warning !== undefined) progressOut.write(`${warning}\n`);
   const writer = new EventLogFileWriter(join(outDir, 'events.arrow'));
   const facts = new StylizedFacts();
   let recorder: EventLogRecorder;

@@ -32,7 +32,7 @@ describe('perpsim backtest', () => {
   afterEach(() => vi.restoreAllMocks());
 
   const cases: [string, string[], RegExp][] = [
-    ['no strategy file', [], /^missing the strategy file/],
+    ['no strategy file', [], /^missing required argument 'strategy'$/],
     ['a missing strategy file', [join(tmp.dir, 'nope.ts')], /^strategy file .*nope\.ts not found$/],
     ['a file that does not parse', [join(tmp.dir, 'broken.ts')], /^cannot load strategy file .*broken\.ts: /],
     ['a file without a default export', [join(tmp.dir, 'no-default.ts')], /^no-default\.ts: no default export of a strategy factory or class/],

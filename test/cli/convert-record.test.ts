@@ -74,11 +74,11 @@ describe('perpsim convert', () => {
 
   it('refuses bad command lines with one line and exit code 2', async () => {
     const cases: [string[], string][] = [
-      [['convert', '--to', 'arrow', '--out', 'x.arrow'], 'convert needs at least one input file'],
+      [['convert', '--to', 'arrow', '--out', 'x.arrow'], "missing required argument 'inputs'"],
       [['convert', 'a.csv', '--to', 'parquet', '--out', 'x'], '--to must be arrow or csv, got "parquet"'],
-      [['convert', 'a.csv', '--to', 'csv'], '--out FILE is required'],
+      [['convert', 'a.csv', '--to', 'csv'], "required option '--out <file>' not specified"],
       [['convert', 'a.csv', '--to', 'csv', '--out', 'x', '--from', 'kdb'], '--from must be one of'],
-      [['record', '--symbols', 'BTCUSD-PERP', '--out', 'x.arrow'], '--url is required'],
+      [['record', '--symbols', 'BTCUSD-PERP', '--out', 'x.arrow'], "required option '--url <ws-url>' not specified"],
       [['record', '--url', 'ws://127.0.0.1:1/md/ws', '--symbols', 'A', '--out', 'x.arrow', '--level', 'LEVEL_3'], '--level must be LEVEL_1 or LEVEL_2'],
     ];
     const results = [];

@@ -2,7 +2,8 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WireExchangePort } from '../../src/api/client/wire-exchange-port.ts';
 import { main } from '../../src/cli/main.ts';
-import { parseServeArgs, serveCommand, startServing } from '../../src/cli/serve-command.ts';
+import { parseServeArgs } from '../../src/cli/commands/serve.ts';
+import { serveCommand, startServing } from '../../src/cli/serve-command.ts';
 import type { BookUpdate } from '../../src/wire/market-data.ts';
 import { BIN } from './cli-helpers.ts';
 
@@ -86,7 +87,7 @@ describe('perpsim serve stopping', () => {
     const listeners = process.listenerCount('SIGTERM');
     const out: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((text) => out.push(String(text)) > 0);
-    const running = serveCommand(['--scenario', 'empty', '--port', '0', '--manual']);
+    const running = serveCommand(parseServeArgs(['--scenario', 'empty', '--port', '0', '--manual']));
     await vi.waitFor(() => expect(out.join('')).toContain('Ctrl-C'), { timeout: 10_000 });
     const url = /^REST: +(\S+)$/m.exec(out.join(''))![1]!;
     process.emit('SIGTERM', 'SIGTERM');

@@ -22,16 +22,16 @@ describe('usage errors of run and report (in process)', () => {
   const cases: [string, string[], RegExp][] = [
     ['a zero --duration', ['run', '--duration', '0s'], /^--duration must be a positive duration such as 30m, 1h or 1d, got "0s"$/],
     ['a fractional --seed', ['run', '--seed', '1.5'], /^--seed must be a non-negative integer, got "1.5"$/],
-    ['an unknown option', ['run', '--speed', '2'], /^unknown option "--speed" \(allowed: --scenario, --seed, --duration, --out\)$/],
-    ['an option without a value', ['run', '--seed'], /^--seed needs a value$/],
+    ['an unknown option', ['run', '--speed', '2'], /^unknown option "--speed" for run \(allowed: --scenario, --seed, --duration, --out, --replay, --queue-model, --tick-size, --lot-size\)$/],
+    ['an option without a value', ['run', '--seed'], /^option '--seed <n>' argument missing$/],
     ['an option given twice', ['run', '--seed', '1', '--seed', '2'], /^--seed given twice$/],
-    ['a stray argument to run', ['run', 'default'], /^unexpected argument "default"$/],
+    ['a stray argument to run', ['run', 'default'], /^too many arguments for 'run'\. Expected 0 arguments but got 1\.$/],
     ['a file that is not a scenario', ['run', '--scenario', 'summary.json'], /^summary\.json: name: /],
     ['a missing report path', ['report', 'missing-dir'], /^missing-dir: no such file or directory$/],
     ['a directory without a log', ['report', '.'], /^\.: no events\.arrow in this directory$/],
     ['a report with nothing to report', ['report'], /^no event log given and no out\/run-\*\/events\.arrow here/],
     ['a JSON file given to report', ['report', 'summary.json'], /^summary\.json: not an Arrow IPC file/],
-    ['two report paths', ['report', 'a', 'b'], /^unexpected argument "b"$/],
+    ['two report paths', ['report', 'a', 'b'], /^too many arguments for 'report'\. Expected 1 argument but got 2\.$/],
   ];
   for (const [what, args, message] of cases) {
     it(`rejects ${what} with exit code 2 and one line naming the problem`, async () => {

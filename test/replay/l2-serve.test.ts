@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { WireExchangePort } from '../../src/api/client/wire-exchange-port.ts';
-import { parseServeArgs, startServing } from '../../src/cli/serve-command.ts';
+import { parseServeArgs } from '../../src/cli/commands/serve.ts';
+import { startServing } from '../../src/cli/serve-command.ts';
 import type { BookUpdate } from '../../src/wire/market-data.ts';
 import type { OrderFeed } from '../../src/wire/order.ts';
 import { sharedFolder } from './shared-data.ts';

@@ -131,7 +131,7 @@ describe('perpsim record: the market-data websocket into an Arrow file', () => {
       se.mockRestore();
     }
     expect(code).toBe(0);
-    expect(stderr).toContain(`recording ${BTC} LEVEL_2 from ${fx.server.wsUrl}/md/ws to ${out} for 0.3s`);
+    expect(stderr).toContain(`recording ${BTC} LEVEL_2 from ${fx.server.wsUrl}/md/ws to ${out} for 300ms`);
     expect(stdout).toMatch(new RegExp(`^recorded 2 messages, 2 records, \\d+ bytes to ${out.replaceAll('/', '\\/')}\n$`));
     const records = await all(new ArrowReplaySource(out));
     expect(records.map((r) => r.kind)).toEqual(['stats', 'book']);

@@ -29,20 +29,6 @@ const KNOWN_UNITS: Record<string, { tickSize: string; lotSize: string }> = {
 const DEMO_USER = { username: 'trader', password: 'trader', cash: '1000000' };
 
 /**
- * Takes `--replay FILE [FILE…]` out of `args` (every argument after it up to the next `--`
- * flag); returns the files and the other arguments.
- */
-export function takeReplayFiles(args: readonly string[]): { files: string[] | undefined; rest: string[] } {
-  const i = args.indexOf('--replay');
-  if (i < 0) return { files: undefined, rest: [...args] };
-  let j = i + 1;
-  while (j < args.length && !args[j]!.startsWith('--')) j++;
-  const files = args.slice(i + 1, j);
-  if (files.length === 0) throw new RangeError('--replay needs at least one file');
-  return { files, rest: [...args.slice(0, i), ...args.slice(j)] };
-}
-
-/**
  * A scenario for recordings named on the command line. With `base` (a scenario that has
  * `market.replay`), its files are replaced. Otherwise one instrument per recorded symbol
  * (named `<SYMBOL>-PERP`), the format told by the file name (`.csv[.gz]`: tardis, else a

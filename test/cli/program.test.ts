@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CONVERT_FROM } from '../../src/cli/commands/convert.ts';
+import { RECORD_LEVEL_CHOICES } from '../../src/cli/commands/record.ts';
+import { costWarning, estimateEventLogBytes } from '../../src/cli/cost-warning.ts';
+import { buildProgram, main } from '../../src/cli/main.ts';
+import { listScenarios } from '../../src/cli/scenarios-command.ts';
+import { executeRun } from '../../src/cli/run-command.ts';
+import { RECORD_LEVELS } from '../../src/replay/md-recorder.ts';
+import { SOURCE_FORMATS } from '../../src/replay/market-sources.ts';
+import { builtInScenarios } from '../../src/scenario/load.ts';
+import { tempDir } from './cli-helpers.ts';
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stderr = '';
+  let stdout = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
+  try {
+    return { code: await main(args), stdout, stderr };
+  } finally {
+    vi.restoreAllMocks();
+  }
+}
+
+/** The commands this file vouches for (others register theirs on the same program). */
+const COMMANDS = ['backtest', 'convert', 'demo', 'record', 'report', 'run', 'scenarios', 'serve', 'verify'];
+
+describe('the perpsim program', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('prints the package version for --version and -V', async () => {
+    const version = (JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }).version;
+    expect(await cli('--version')).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    expect((await cli('-V')).stdout).toBe(`${version}\n`);
+  });
+
+  it('lists every command in the global help, with or without --help', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    for (const name of COMMANDS) expect(help.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    expect((await cli()).stdout).toBe(help.stdout);
+  });
+
+  for (const name of COMMANDS) {
+    it(`gives ${name} its own --help naming every flag with its default`, async () => {
+      const r = await cli(name, '--help');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^Usage: perpsim ${name}\\b`));
+      const cmd = buildProgram().commands.find((c) => c.name() === name)!;
+      for (const option of cmd.options) {
+        expect(r.stdout).toContain(option.long!);
+        // A value option says its default, or that it is required.
+        expect(option.description, `${name} ${option.long}`).toMatch(/\((default: [^)]+|required[^)]*)\)$/);
+      }
+      expect((await cli('help', name)).stdout).toBe(r.stdout);
+    });
+  }
+
+  it('lists the built-in scenarios with their default duration and what each shows', async () => {
+    const r = await cli('scenarios');
+    expect(r.code).toBe(0);
+    const listed = listScenarios();
+    expect(listed.map((s) => s.name)).toEqual(builtInScenarios());
+    for (const s of listed) {
+      const raw = JSON.parse(readFileSync(join(import.meta.dirname, '../../scenarios', `${s.name}.json`), 'utf8')) as { duration?: string; description: string };
+      expect(r.stdout).toContain(`${s.name}  (default duration ${raw.duration ?? '24h'})\n`);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(raw.description.replace(/\s+/g, ' '));
+    }
+  });
+
+  it('keeps the choice lists of --help in step with the code that reads them', () => {
+    expect([...CONVERT_FROM]).toEqual([...SOURCE_FORMATS]);
+    expect([...RECORD_LEVEL_CHOICES]).toEqual([...RECORD_LEVELS]);
+  });
+});
+
+describe('the warning before a costly run', () => {
+  const hour = 3600n * 1_000_000_000n;
+
+  it('warns above 6 simulated hours or 500 MB, saying how to shorten the run', () => {
+    expect(costWarning('run', 6n * hour, 1_000)).toBeUndefined();
+    expect(costWarning('backtest', 6n * hour + 1_000_000_000n)).toBe('perpsim backtest: warning: this run simulates 6h1s; give --duration 1h (or less) to shorten it');
+    expect(costWarning('run', hour, 600_000_000)).toBe('perpsim run: warning: this run simulates 1h, writing about 600 MB; give --duration 1h (or less) to shorten it');
+    // default: 10 agents for a day ≈ the 1.06 GB measured.
+    expect(costWarning('run', 24n * hour, estimateEventLogBytes(10, 24n * hour))).toContain('writing about 1.1 GB');
+  });
+
+  it('is printed by run before it runs, and not for a short run', () => {
+    const tmp = tempDir('perpsim-warn-');
+    try {
+      const progress: string[] = [];
+      const stream = { write: (t: string) => progress.push(t) };
+      executeRun({ scenario: 'empty', durationNs: 7n * hour, outDir: join(tmp.dir, 'long') }, stream);
+      expect(progress[0]).toMatch(/^perpsim run: warning: this run simulates 7h, writing about \d+ MB; give --duration 1h/);
+      progress.length = 0;
+      executeRun({ scenario: 'empty', durationNs: hour, outDir: join(tmp.dir, 'short') }, stream);
+      expect(progress.join('')).not.toContain('warning');
+    } finally {
+      tmp.remove();
+    }
+  });
+});
