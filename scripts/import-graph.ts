@@ -37,10 +37,11 @@ export const LAYER_RANK: Readonly<Record<string, number>> = {
   sim: 5,
   'sim-io': 6,
   replay: 7,
-  backtest: 8,
-  api: 9,
-  cli: 10,
-  examples: 10,
+  run: 8,
+  backtest: 9,
+  api: 10,
+  cli: 11,
+  examples: 11,
 };
 
 /** Layers held to an allow-list as well as to the ranking (issue 12: the strategy-facing side). */

@@ -73,8 +73,3 @@ export function marketOf(env: AgentEnvironment, symbol: string): AgentMarket {
 export function roundLots(lots: number, minQtyLots: number): number {
   return Math.max(1, Math.round(lots / minQtyLots)) * minQtyLots;
 }
-
-/** Drops keys whose value is undefined, so that spreading them never overrides a default. */
-export function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}

@@ -4,7 +4,8 @@ import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import { nowSec } from './clock-helpers.ts';
-import { roundLots, stripUndefined, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
+import { stripUndefined } from '../core/objects.ts';
+import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
 import { OwnOrders } from './own-orders.ts';
 import { TopOfBook } from './top-of-book.ts';
 

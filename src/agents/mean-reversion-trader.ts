@@ -1,4 +1,5 @@
-import { stripUndefined, type AgentEnvironment } from './environment.ts';
+import { stripUndefined } from '../core/objects.ts';
+import type { AgentEnvironment } from './environment.ts';
 import { ewmaOf, type Ewma } from './ewma.ts';
 import { SignalTrader, type SignalTraderParams } from './signal-trader.ts';
 

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { SimClock } from '../clock/sim-clock.ts';
-import { parseMoney, type Money } from '../core/money.ts';
-import { parseTimestamp } from '../core/time.ts';
+import type { SimClock } from '../clock/sim-clock.ts';
+import type { Money } from '../core/money.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import type { Simulation } from '../sim/simulation.ts';
-import { Venue } from '../venue/venue.ts';
+import { Simulation } from '../sim/simulation.ts';
+import type { Venue } from '../venue/venue.ts';
 import { UserDirectory } from './auth/user-directory.ts';
 import { ClockDriver, type Speed } from './clock-driver.ts';
 
@@ -30,15 +29,13 @@ export class Exchange {
   readonly users: UserDirectory;
   readonly driver: ClockDriver;
   readonly adminToken: string;
+  readonly scenario: Scenario;
   private readonly afterRunHooks: (() => void)[] = [];
 
-  private constructor(
-    readonly scenario: Scenario,
-    options: ExchangeOptions,
-    sim?: Simulation,
-  ) {
-    this.clock = sim?.clock ?? new SimClock(parseTimestamp(scenario.start)!);
-    this.venue = sim?.venue ?? new Venue(this.clock, { instruments: scenario.instruments, ...scenario.venue });
+  private constructor(sim: Simulation, options: ExchangeOptions) {
+    this.scenario = sim.scenario;
+    this.clock = sim.clock;
+    this.venue = sim.venue;
     this.users = new UserDirectory({ now: options.wallNow, scryptCost: options.scryptCost });
     this.adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
     this.driver = new ClockDriver(this.clock, {
@@ -49,14 +46,12 @@ export class Exchange {
     });
   }
 
-  /** Builds the exchange, registers the scenario's users and starts the venue (not the driver). */
-  static async create(scenario: Scenario, options: ExchangeOptions = {}): Promise<Exchange> {
-    const exchange = new Exchange(scenario, options);
-    for (const u of scenario.users) {
-      await exchange.addUser(u.username, u.password, parseMoney(u.cash), u.totpSecret);
-    }
-    exchange.venue.start();
-    return exchange;
+  /**
+   * The scenario's venue alone (no index processes, no agents): clock and venue assembled by
+   * `Simulation`, as for every run; the scenario's users are registered, the venue started (not the driver).
+   */
+  static create(scenario: Scenario, options: ExchangeOptions = {}): Promise<Exchange> {
+    return Exchange.forSimulation(new Simulation(scenario), options);
   }
 
   /**
@@ -64,7 +59,7 @@ export class Exchange {
    * have accounts there, so only their credentials are registered; then the simulation starts.
    */
   static async forSimulation(sim: Simulation, options: ExchangeOptions = {}): Promise<Exchange> {
-    const exchange = new Exchange(sim.scenario, options, sim);
+    const exchange = new Exchange(sim, options);
     for (const u of sim.scenario.users) await exchange.users.addUser(u.username, u.password, u.totpSecret);
     sim.start();
     return exchange;

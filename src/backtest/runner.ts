@@ -2,11 +2,9 @@ import { parseMoney, type Money } from '../core/money.ts';
 import { formatTimestampNs } from '../core/time.ts';
 import type { TimeNs } from '../core/types.ts';
 import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
-import { buildReplaySimulation } from '../replay/l2/build-replay.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
-import { buildSimulationParts } from '../sim/build.ts';
+import { buildRun, type RunOptions } from '../run/build-run.ts';
 import { InProcessPort } from '../sim/in-process-port.ts';
-import { DEFAULT_LATENCY, latencyModelOf } from '../sim/latency-spec.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { attachStrategy, type Strategy } from '../strategy/strategy.ts';
 import { BacktestRecorder, type EquitySample, type FillRecord, type FundingRecordOfRun, type OrderCounts } from './recorder.ts';
@@ -20,7 +18,7 @@ export interface BacktestConfig {
   scenario: Scenario;
   /** Overrides the scenario's seed. */
   seed?: number;
-  /** A replay scenario's recordings, already loaded (else `buildReplaySimulation` reads them). */
+  /** A replay scenario's recordings, already loaded (else `buildRun` reads them). */
   replayEvents?: readonly L2Event[];
   /** Overrides the scenario's duration. */
   durationNs?: TimeNs;
@@ -74,7 +72,7 @@ export class BacktestError extends Error {}
 
 /**
  * Runs `strategy` in-process on a scenario: the scenario's venue and agents as
- * `buildSimulation` makes them, plus the strategy on its own account and in-process port (with
+ * `buildRun` makes them, plus the strategy on its own account and in-process port (with
  * latency), deterministically.
  *
  * The clock runs one event at a time. After any event at which a port promise settled or a
@@ -83,21 +81,17 @@ export class BacktestError extends Error {}
  * arrived, exactly as it would live. Strategies that never await cost nothing extra.
  */
 export async function runBacktest(strategy: Strategy, config: BacktestConfig): Promise<BacktestResult> {
-  const buildOptions: { seed?: number; durationNs?: bigint } = {};
-  if (config.seed !== undefined) buildOptions.seed = config.seed;
-  if (config.durationNs !== undefined) buildOptions.durationNs = config.durationNs;
-  // A scenario naming recorded files (market.replay) replays them as the market.
-  const replayOptions = config.replayEvents === undefined ? buildOptions : { ...buildOptions, events: config.replayEvents };
-  const { sim } = config.scenario.market !== undefined ? await buildReplaySimulation(config.scenario, replayOptions) : buildSimulationParts(config.scenario, buildOptions);
+  const runOptions: RunOptions = {};
+  if (config.seed !== undefined) runOptions.seed = config.seed;
+  if (config.durationNs !== undefined) runOptions.durationNs = config.durationNs;
+  if (config.replayEvents !== undefined) runOptions.replayEvents = config.replayEvents;
+  const built = await buildRun(config.scenario, runOptions);
+  const { sim } = built;
   const username = config.username ?? DEFAULT_BACKTEST_USER;
   if (sim.venue.account(username) !== undefined) throw new RangeError(`backtest user ${username} is already a user of the scenario`);
   const startingCash = parseMoney(config.startingCash ?? DEFAULT_STARTING_CASH);
   const account = sim.venue.addUser(username, startingCash);
-  const latency = config.scenario.latency;
-  const inner = new InProcessPort(sim.venue, account, {
-    orderLatency: latencyModelOf(config.orderLatency ?? latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${username}:order`)),
-    marketDataLatency: latencyModelOf(config.marketDataLatency ?? latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${username}:md`)),
-  });
+  const inner = new InProcessPort(sim.venue, account, built.portLatency(username, { order: config.orderLatency, marketData: config.marketDataLatency }));
   const port = new TrackedPort(inner);
   const recorder = new BacktestRecorder(sim.venue, account);
   const interval = config.sampleIntervalNs ?? DEFAULT_SAMPLE_INTERVAL_NS;

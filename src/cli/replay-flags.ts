@@ -1,6 +1,6 @@
-import { buildReplaySimulation, type BuiltReplaySimulation } from '../replay/l2/build-replay.ts';
 import { replayScenario, type ReplayArgs } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
+import { buildRun, type BuiltRun, type RunOptions } from '../run/build-run.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { UsageError } from './usage-error.ts';
 import { resolveScenario } from './run-command.ts';
@@ -12,25 +12,24 @@ export interface ReplayRequest extends ReplayArgs {
 }
 
 /**
- * Builds the replay simulation of a run or serve request: `--replay` files (into `--scenario`
- * when given), or a scenario with `market.replay`. Bad files and rows are usage errors.
+ * Builds the run of a run or serve request: `--replay` files (into `--scenario` when given), or
+ * the named scenario, synthetic or recorded (`buildRun` decides). Bad files and rows are usage errors.
  */
-export async function buildReplayRun(request: { scenario: string; seed?: number; durationNs?: bigint; replay?: ReplayRequest }): Promise<{ scenario: Scenario; sim: BuiltReplaySimulation['sim']; built: BuiltReplaySimulation }> {
-  const options: { seed?: number; durationNs?: bigint } = {};
+export async function buildRequestedRun(request: { scenario: string; seed?: number; durationNs?: bigint; replay?: ReplayRequest }): Promise<{ scenario: Scenario; sim: BuiltRun['sim']; built: BuiltRun }> {
+  const options: RunOptions = {};
   if (request.seed !== undefined) options.seed = request.seed;
   if (request.durationNs !== undefined) options.durationNs = request.durationNs;
   try {
     let scenario: Scenario;
-    let built: BuiltReplaySimulation;
     if (request.replay !== undefined) {
       const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
       const r = await replayScenario(request.replay, base);
       scenario = r.scenario;
-      built = await buildReplaySimulation(scenario, { ...options, events: r.events });
+      options.replayEvents = r.events;
     } else {
       scenario = resolveScenario(request.scenario);
-      built = await buildReplaySimulation(scenario, options);
     }
+    const built = await buildRun(scenario, options);
     return { scenario, sim: built.sim, built };
   } catch (e) {
     if (e instanceof ReplayError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError((e as Error).message);

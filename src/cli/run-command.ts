@@ -6,13 +6,12 @@ import type { Scenario } from '../scenario/schema.ts';
 import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
 import { StylizedFacts } from '../sim/stylized-facts.ts';
-import { buildSimulation } from '../sim/build.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
 import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { Progress, type ProgressStream } from './progress.ts';
-import { buildReplayRun, type ReplayRequest } from './replay-flags.ts';
+import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
@@ -55,9 +54,7 @@ export interface RunSummary {
  */
 export function runCommand(request: RunRequest): number | Promise<number> {
   const wallStart = performance.now();
-  const replayed = request.replay !== undefined || resolveScenario(request.scenario).market !== undefined;
-  if (replayed) return executeReplayRun(request, process.stderr).then((r) => printRun(r, wallStart));
-  return printRun(executeRun(request, process.stderr), wallStart);
+  return executeRun(request, process.stderr).then((r) => printRun(r, wallStart));
 }
 
 function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: string; simNs: bigint }, wallStart: number): number {
@@ -82,18 +79,12 @@ export function resolveScenario(nameOrFile: string): Scenario {
 }
 
 /**
- * Runs a scenario headless, as fast as the machine allows, writing `events.arrow` and
- * `summary.json` to the output directory; progress goes to `progressOut`.
+ * Runs a scenario headless (synthetic or recorded: a recorded market's files are read first),
+ * as fast as the machine allows, writing `events.arrow` and `summary.json` to the output
+ * directory; progress goes to `progressOut`.
  */
-export function executeRun(request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
-  const scenario = resolveScenario(request.scenario);
-  if (scenario.market !== undefined) throw new UsageError(`scenario ${scenario.name} replays a recorded market: use executeReplayRun`);
-  return runBuilt(scenario, createSimulation(scenario, request), request, progressOut);
-}
-
-/** `executeRun` for recorded markets (`--replay`, or a scenario with `market.replay`). */
-export async function executeReplayRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint }> {
-  const { scenario, sim } = await buildReplayRun(request);
+export async function executeRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint }> {
+  const { scenario, sim } = await buildRequestedRun(request);
   return runBuilt(scenario, sim, request, progressOut);
 }
 
@@ -128,14 +119,6 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
   const summary = summarize(sim, scenario, recorder, writer.bytesWritten, facts);
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, outDir, simNs: sim.endNs - sim.startNs };
-}
-
-/** Builds the simulation for a scenario with the request's seed and duration. */
-function createSimulation(scenario: Scenario, request: RunRequest): Simulation {
-  const options: { seed?: number; durationNs?: bigint } = {};
-  if (request.seed !== undefined) options.seed = request.seed;
-  if (request.durationNs !== undefined) options.durationNs = request.durationNs;
-  return buildSimulation(scenario, options);
 }
 
 /**

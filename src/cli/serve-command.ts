@@ -2,9 +2,7 @@ import type { Speed } from '../api/clock-driver.ts';
 import { Exchange } from '../api/exchange.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import { buildSimulation } from '../sim/build.ts';
-import { buildReplayRun, type ReplayRequest } from './replay-flags.ts';
-import { resolveScenario } from './run-command.ts';
+import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim serve` was asked to do, after flag parsing. */
@@ -36,11 +34,7 @@ export interface Serving {
  * serves it, and returns the running server with the banner describing it.
  */
 export async function startServing(request: ServeRequest, options: { scryptCost?: number } = {}): Promise<Serving> {
-  const requested = request.replay === undefined ? resolveScenario(request.scenario) : undefined;
-  const { scenario, sim } =
-    requested !== undefined && requested.market === undefined
-      ? { scenario: requested, sim: buildSimulation(requested, request.seed === undefined ? {} : { seed: request.seed }) }
-      : await buildReplayRun(request); // a recorded market: read the files first
+  const { scenario, sim } = await buildRequestedRun(request);
   const exchange = await Exchange.forSimulation(sim, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options });
   const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort });
   return { exchange, server, banner: banner(scenario, sim.seed, request, server), close: () => server.close() };

@@ -1,4 +1,8 @@
-import { WebSocket, type RawData } from 'ws';
+import { obtainToken } from '../api/client/auth.ts';
+import { WireError, WireSocketError } from '../api/client/errors.ts';
+import { MARKET_DATA_ENVELOPE, RequestSocket, type Message } from '../api/client/request-socket.ts';
+import { RestClient } from '../api/client/rest-client.ts';
+import type { InstrumentInfo } from '../wire/records.ts';
 import { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { Level } from './levels.ts';
@@ -7,7 +11,8 @@ import { bookRows, levelDiff, type MarketRecord, type SymbolUnits } from './mark
 
 /**
  * Records the market-data websocket of any server speaking the exchange interface
- * (`{ws_base_url}/md/ws`) into a normalized market-records Arrow file (`market-arrow.ts`):
+ * (`{ws_base_url}/md/ws`) into a normalized market-records Arrow file (`market-arrow.ts`),
+ * talking to the server through the wire client's pieces (src/api/client: REST, token, socket):
  *
  * - with a username and password, a token from `POST {base_url}/auth/get_user_token`, the socket
  *   login, and the tick sizes from `GET {base_url}/auth/instruments` (or given);
@@ -56,20 +61,21 @@ export interface RecordSummary {
 /** A failure to connect, log in or subscribe: the message says which and why. */
 export class RecorderError extends Error {}
 
-type Msg = Record<string, unknown>;
+type Msg = Message;
+
+/** Limit for each REST call and socket request of the recorder. */
+const TIMEOUT_MS = 10_000;
 
 /** A running recording: `start()` connects and subscribes, `stop()` ends it and closes the file. */
 export class MarketDataRecorder {
   /** Market-data messages received (heartbeats and replies excluded). */
   messages = 0;
-  private ws: WebSocket | undefined;
+  private socket: RequestSocket | undefined;
   private writer: MarketArrowWriter | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly ticks = new Map<string, TickSize>();
   private readonly books = new Map<string, { bids: Level[]; asks: Level[] }>();
   private readonly volumes = new Map<string, number>();
-  private readonly pending = new Map<number, { resolve: (m: Msg) => void; reject: (e: Error) => void }>();
-  private nextRequestId = 1;
   private finished: Promise<RecordSummary> | undefined;
   private resolveDone!: (s: RecordSummary) => void;
   private failure: Error | undefined;
@@ -95,21 +101,26 @@ export class MarketDataRecorder {
 
   private async connectAndSubscribe(): Promise<void> {
     const { url, username, password } = this.options;
-    const base = httpBase(url);
-    const token = username !== undefined && password !== undefined ? await fetchToken(base, username, password) : undefined;
-    const units = await this.units(base, token);
+    const rest = new RestClient(httpBase(url), TIMEOUT_MS);
+    const token = username !== undefined && password !== undefined ? await this.login(rest, username, password) : undefined;
+    if (token !== undefined) rest.setBearer(token);
+    const units = await this.units(rest, token);
     for (const [symbol, u] of Object.entries(units)) this.ticks.set(symbol, new TickSize(u.tickSize));
     this.writer = new MarketArrowWriter(this.options.out, { instruments: units, source: `recording ${url} ${this.options.level}`, batchRows: this.options.batchRows });
     this.writer.flush();
-    const ws = await connect(url);
-    this.ws = ws;
-    ws.on('message', (data: RawData) => this.onMessage(data));
-    ws.on('close', () => void this.finish('closed'));
-    ws.on('error', () => undefined); // a 'close' follows
-    if (token !== undefined) await this.request({ type: 'login', username, token }, 'login');
-    for (const symbol of this.options.symbols) await this.request({ type: 'subscribe', symbol, level: this.options.level }, `subscribe ${symbol}`);
+    this.socket = await RequestSocket.open(url, MARKET_DATA_ENVELOPE, TIMEOUT_MS, (m) => this.onMessage(m), () => void this.finish('closed')).catch((e: Error) => {
+      throw new RecorderError(`cannot connect to ${url} (${e.message})`);
+    });
+    if (token !== undefined) await this.request('login', { username, token }, 'login');
+    for (const symbol of this.options.symbols) await this.request('subscribe', { symbol, level: this.options.level }, `subscribe ${symbol}`);
     this.timer = setInterval(() => this.flush(), this.options.flushMs ?? 1000);
     this.timer.unref();
+  }
+
+  private login(rest: RestClient, username: string, password: string): Promise<string> {
+    return obtainToken(rest, { username, password }, 86_400).catch((e: Error) => {
+      throw new RecorderError(`login as ${username} failed: ${e.message}`);
+    });
   }
 
   /** Ends the recording: closes the socket, writes the last batch and the footer. */
@@ -120,14 +131,7 @@ export class MarketDataRecorder {
   private finish(reason: RecordSummary['reason']): Promise<RecordSummary> {
     this.finished ??= (async () => {
       clearInterval(this.timer);
-      for (const p of this.pending.values()) p.reject(new RecorderError('the socket closed before the server answered'));
-      const ws = this.ws;
-      if (ws !== undefined && ws.readyState !== WebSocket.CLOSED) {
-        await new Promise<void>((resolve) => {
-          ws.once('close', () => resolve());
-          ws.close();
-        });
-      }
+      await this.socket?.close();
       this.writer?.close();
       const summary = { messages: this.messages, rows: this.writer?.rows ?? 0, bytes: this.writer?.bytesWritten ?? 0, reason };
       this.resolveDone(summary);
@@ -149,16 +153,13 @@ export class MarketDataRecorder {
     }
   }
 
-  private async units(base: string, token: string | undefined): Promise<Record<string, SymbolUnits>> {
+  private async units(rest: RestClient, token: string | undefined): Promise<Record<string, SymbolUnits>> {
     const { symbols, tickSize } = this.options;
     if (tickSize !== undefined) return Object.fromEntries(symbols.map((s) => [s, { tickSize, lotSize: '1' }]));
     if (token === undefined) throw new RecorderError('give --username and --password (to read tick sizes from the instrument endpoint) or --tick-size');
-    const res = await fetch(`${base}/auth/instruments`, { headers: { authorization: `Bearer ${token}` } }).catch((e: Error) => {
-      throw new RecorderError(`cannot reach ${base}/auth/instruments (${e.message})`);
-    });
-    if (!res.ok) throw new RecorderError(`${base}/auth/instruments answered ${res.status}`);
-    const body = (await res.json()) as { instruments?: { symbol: string; tick_size: string }[] } | { symbol: string; tick_size: string }[];
-    const list = Array.isArray(body) ? body : (body.instruments ?? []);
+    const list = (await rest.get<{ instruments: InstrumentInfo[] }>('/auth/instruments').catch((e: Error) => {
+      throw new RecorderError(`cannot read the instruments: ${e.message}`);
+    })).instruments;
     const out: Record<string, SymbolUnits> = {};
     for (const symbol of symbols) {
       const instrument = list.find((i) => i.symbol === symbol);
@@ -168,32 +169,19 @@ export class MarketDataRecorder {
     return out;
   }
 
-  private request(fields: Msg, what: string): Promise<Msg> {
-    const requestId = this.nextRequestId++;
-    return new Promise<Msg>((resolve, reject) => {
-      this.pending.set(requestId, { resolve, reject });
-      this.ws!.send(JSON.stringify({ request_id: requestId, ...fields }));
-    }).then((reply) => {
-      const error = reply.error as { code?: number; message?: string } | undefined;
-      if (error !== undefined) throw new RecorderError(`${what}: error ${error.code}: ${error.message}`);
-      return reply;
-    });
+  private async request(type: string, fields: Msg, what: string): Promise<Msg> {
+    try {
+      return await this.socket!.request(type, fields);
+    } catch (e) {
+      if (e instanceof WireSocketError) throw new RecorderError(`${what}: error ${e.code}: ${e.message}`);
+      if (e instanceof WireError) throw new RecorderError(`${what}: ${e.message}`);
+      throw e;
+    }
   }
 
-  private onMessage(data: RawData): void {
+  /** One pushed message (replies are the socket's): market data becomes records. */
+  private onMessage(m: Msg): void {
     const recvNs = this.now();
-    let m: Msg;
-    try {
-      m = JSON.parse(data.toString()) as Msg;
-    } catch {
-      return;
-    }
-    if (typeof m.request_id === 'number' && m.t === undefined) {
-      const p = this.pending.get(m.request_id);
-      this.pending.delete(m.request_id);
-      p?.resolve(m);
-      return;
-    }
     if (m.t === 'h' || this.writer === undefined || this.finished !== undefined) return;
     try {
       const records = this.decode(m, recvNs);
@@ -267,26 +255,4 @@ export function httpBase(url: string): string {
   if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new RecorderError(`--url must be a ws:// or wss:// URL, got ${JSON.stringify(url)}`);
   const path = u.pathname.replace(/\/md\/ws\/?$/, '').replace(/\/$/, '');
   return `${u.protocol === 'wss:' ? 'https:' : 'http:'}//${u.host}${path}`;
-}
-
-async function fetchToken(base: string, username: string, password: string): Promise<string> {
-  const res = await fetch(`${base}/auth/get_user_token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password, expiration_seconds: 86_400 }),
-  }).catch((e: Error) => {
-    throw new RecorderError(`cannot reach ${base}/auth/get_user_token (${e.message})`);
-  });
-  if (!res.ok) throw new RecorderError(`login as ${username} failed: ${base}/auth/get_user_token answered ${res.status}`);
-  const { token } = (await res.json()) as { token?: unknown };
-  if (typeof token !== 'string') throw new RecorderError(`${base}/auth/get_user_token gave no token`);
-  return token;
-}
-
-function connect(url: string): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url);
-    ws.once('open', () => resolve(ws));
-    ws.once('error', (e) => reject(new RecorderError(`cannot connect to ${url} (${e.message})`)));
-  });
 }

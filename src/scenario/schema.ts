@@ -3,6 +3,7 @@ import { INSTRUMENT_STATES } from '../core/types.ts';
 import { parseDuration, parseTimestamp } from '../core/time.ts';
 import { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
 import { checkReplay, marketSourceSchema } from './replay-schema.ts';
+import { InstrumentConfigError, resolveInstrument } from '../venue/instrument.ts';
 
 export { agentSchema, indexSchema, latencySchema, shockSchema } from './market-schema.ts';
 export type { AgentSpec, IndexSpec, LatencyModelSpec, LatencySpec, ShockSpec } from './market-schema.ts';
@@ -14,7 +15,8 @@ const duration = z.string().refine((t) => parseDuration(t) !== undefined, 'must 
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be "HH:MM" (UTC)');
 
 export const instrumentSchema = z.strictObject({
-  symbol: z.string().regex(/^[A-Z0-9]+-PERP$/, 'must look like BTCUSD-PERP').max(20),
+  /** Checked by the venue's instrument rules (`resolveInstrument`), like every field below. */
+  symbol: z.string(),
   tickSize: positiveDecimal,
   indexPrice: positiveDecimal,
   multiplier: z.int().positive().optional(),
@@ -93,8 +95,20 @@ export const scenarioSchema = scenarioObject.superRefine(checkReferences);
 export type Scenario = z.infer<typeof scenarioSchema>;
 export type ScenarioInstrument = z.infer<typeof instrumentSchema>;
 
-/** Cross-field checks: symbols that agents and shocks name exist; agent names are unique. */
+/**
+ * Cross-field checks: each instrument passes the venue's own rules (one rule set: a scenario
+ * that validates is one the venue accepts); symbols that agents and shocks name exist; agent
+ * names are unique.
+ */
 function checkReferences(s: z.output<typeof scenarioObject>, ctx: z.RefinementCtx): void {
+  s.instruments.forEach((inst, i) => {
+    try {
+      resolveInstrument(inst);
+    } catch (e) {
+      if (!(e instanceof InstrumentConfigError)) throw e;
+      ctx.addIssue({ code: 'custom', path: ['instruments', i, ...e.field.split('.')], message: e.why });
+    }
+  });
   const symbols = new Set(s.instruments.map((i) => i.symbol));
   const known = (symbol: string, path: (string | number)[]) => {
     if (!symbols.has(symbol)) ctx.addIssue({ code: 'custom', path, message: `unknown symbol ${symbol} (instruments: ${[...symbols].join(', ')})` });

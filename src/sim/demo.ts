@@ -1,10 +1,10 @@
-import { SimClock } from '../clock/sim-clock.ts';
 import { parseMoney } from '../core/money.ts';
-import { parseTimestamp } from '../core/time.ts';
-import { RandomStreams } from '../random/random-stream.ts';
+import type { RandomStreams } from '../random/random-stream.ts';
+import { scenarioSchema } from '../scenario/schema.ts';
 import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
-import { Venue } from '../venue/venue.ts';
+import type { Venue } from '../venue/venue.ts';
+import { Simulation } from './simulation.ts';
 
 /** What a demo run did, for printing and tests. */
 export interface DemoResult {
@@ -23,15 +23,19 @@ export interface DemoResult {
  * fees, margin, marks and funding together; `npm start` runs it until the server exists.
  */
 export function runDemo(seed = 42, durationSec = 3600 * 9): DemoResult {
-  const start = parseTimestamp('2026-01-01T00:00:00Z')!;
-  const clock = new SimClock(start);
-  const venue = new Venue(clock, {
-    instruments: [
-      { symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' },
-      { symbol: 'ETHUSD-PERP', tickSize: '0.01', indexPrice: '3000' },
-    ],
-  });
-  const streams = new RandomStreams(seed);
+  const sim = new Simulation(
+    scenarioSchema.parse({
+      name: 'demo',
+      seed,
+      start: '2026-01-01T00:00:00Z',
+      duration: `${durationSec}s`,
+      instruments: [
+        { symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' },
+        { symbol: 'ETHUSD-PERP', tickSize: '0.01', indexPrice: '3000' },
+      ],
+    }),
+  );
+  const { clock, venue, streams } = sim;
   const feeds: Record<string, number> = {};
   let trades = 0;
   let volumeLots = 0;
@@ -44,7 +48,7 @@ export function runDemo(seed = 42, durationSec = 3600 * 9): DemoResult {
   });
   const traders: Account[] = [];
   for (let i = 0; i < 8; i++) traders.push(venue.addUser(`trader${i}`, parseMoney('10000000')));
-  venue.start();
+  sim.start();
 
   let orders = 0;
   const scheduleTrader = (account: Account) => {
@@ -66,7 +70,7 @@ export function runDemo(seed = 42, durationSec = 3600 * 9): DemoResult {
     };
     clock.scheduleIn(1e9, step);
   }
-  clock.runUntil(start + BigInt(durationSec) * 1_000_000_000n);
+  sim.runToEnd();
 
   return {
     orders,

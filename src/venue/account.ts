@@ -3,7 +3,8 @@ import { tickLotsAtRate } from './money-rate.ts';
 import { Position, tickLots } from '../risk/position.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
-import type { Instrument, Ratio } from './instrument.ts';
+import type { BigRational } from '../market/rational.ts';
+import type { Instrument } from './instrument.ts';
 
 /** A position plus the money it has settled into cash. */
 export class AccountPosition {
@@ -22,7 +23,7 @@ export class AccountPosition {
   private uValue: Money = 0n;
   private mMark = NaN;
   private mNet = 0;
-  private mPct: Ratio | undefined = undefined;
+  private mPct: BigRational | undefined = undefined;
   private mValue: Money = 0n;
 
   constructor(readonly market: Market) {}
@@ -45,7 +46,7 @@ export class AccountPosition {
   }
 
   /** Margin of the position at the current mark, for the given percent. */
-  margin(pct: Ratio): Money {
+  margin(pct: BigRational): Money {
     const net = this.position.netLots;
     if (net === 0) return 0n;
     const mark = this.market.markTicks;
@@ -60,7 +61,7 @@ export class AccountPosition {
 }
 
 /** Money margin of `lots` at `priceTicks`: lots × price × multiplier × pct. */
-export function marginOf(instrument: Instrument, priceTicks: number, lots: number, pct: Ratio): Money {
+export function marginOf(instrument: Instrument, priceTicks: number, lots: number, pct: BigRational): Money {
   return tickLotsAtRate(tickLots(priceTicks, lots), instrument.tickLotMoney, pct);
 }
 

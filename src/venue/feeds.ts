@@ -3,7 +3,7 @@ import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from './market.ts';
 
 /** One trade as the venue printed it. */
-export interface TradeRecord {
+export interface VenueTrade {
   tid: string;
   symbol: string;
   sec: number;
@@ -25,7 +25,7 @@ export interface TradeRecord {
 export interface VenueListener {
   /** An order feed for user `userId`. */
   orderFeed?(userId: number, feed: OrderFeed): void;
-  trade?(trade: TradeRecord, market: Market): void;
+  trade?(trade: VenueTrade, market: Market): void;
   /** The book of `market` changed (at most once per command). */
   bookChanged?(market: Market): void;
   markRecorded?(market: Market): void;

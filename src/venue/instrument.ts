@@ -1,7 +1,9 @@
 import { INSTRUMENT_STATES, type InstrumentState } from '../core/types.ts';
 import { MONEY_ONE, parseMoney, type Money } from '../core/money.ts';
 import { TickSize } from '../core/price.ts';
+import { stripUndefined } from '../core/objects.ts';
 import { DEFAULT_FUNDING_SCHEDULE, type FundingSchedule } from '../market/funding.ts';
+import type { BigRational } from '../market/rational.ts';
 
 /** Daily trading hours in UTC; outside them the instrument is CLOSED. */
 export interface TradingHoursConfig {
@@ -45,10 +47,15 @@ export interface InstrumentConfig {
   selfTradePrevention?: boolean;
 }
 
-/** A rational number with bigint parts (den > 0). */
-export interface Ratio {
-  num: bigint;
-  den: bigint;
+/** A rule of instruments broken: `field` names the config field, the message says why. */
+export class InstrumentConfigError extends RangeError {
+  constructor(
+    readonly field: string,
+    readonly why: string,
+    where: string,
+  ) {
+    super(`${where}: ${field} ${why}`);
+  }
 }
 
 /** An instrument resolved for the engine: ticks, lots and Money factors precomputed. */
@@ -62,15 +69,15 @@ export interface Instrument {
   readonly description: string;
   readonly productId: string;
   readonly initialState: InstrumentState;
-  readonly initialMarginPct: Ratio;
-  readonly maintenanceMarginPct: Ratio;
-  readonly makerFee: Ratio;
-  readonly takerFee: Ratio;
-  readonly priceBandPct: Ratio;
+  readonly initialMarginPct: BigRational;
+  readonly maintenanceMarginPct: BigRational;
+  readonly makerFee: BigRational;
+  readonly takerFee: BigRational;
+  readonly priceBandPct: BigRational;
   readonly funding: FundingSchedule;
-  readonly fundingCap: Ratio;
+  readonly fundingCap: BigRational;
   /** Interest component of funding per interval (decisions.md), or undefined for none. */
-  readonly fundingInterest: Ratio | undefined;
+  readonly fundingInterest: BigRational | undefined;
   readonly tradingHours: Required<TradingHoursConfig> | undefined;
   readonly schedule: { at: string; state: InstrumentState }[];
   readonly maxOpenOrders: number;
@@ -84,12 +91,13 @@ const SYMBOL = /^([A-Z0-9]+?)(USD|USDT|USDC|EUR|BTC)-PERP$/;
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /**
- * Validates a scenario instrument and resolves it. Throws RangeError naming the field.
+ * Validates a scenario instrument and resolves it: the one set of instrument rules, used by the
+ * venue and by the scenario schema alike. Throws InstrumentConfigError (a RangeError) naming the field.
  */
 export function resolveInstrument(config: InstrumentConfig): Instrument {
   const where = `instrument ${JSON.stringify(config.symbol)}`;
   const fail = (field: string, why: string): never => {
-    throw new RangeError(`${where}: ${field} ${why}`);
+    throw new InstrumentConfigError(field, why, where);
   };
   const match = SYMBOL.exec(config.symbol ?? '');
   if (!match || config.symbol.length > 20) fail('symbol', 'must look like <BASE><QUOTE>-PERP (e.g. BTCUSD-PERP), at most 20 characters');
@@ -104,7 +112,7 @@ export function resolveInstrument(config: InstrumentConfig): Instrument {
     if (!Number.isSafeInteger(v) || v <= 0) fail(field, `must be a positive integer, got ${value}`);
     return v;
   };
-  const ratio = (field: string, text: string | undefined, fallback: string, scale: bigint, allowNegative = false): Ratio => {
+  const ratio = (field: string, text: string | undefined, fallback: string, scale: bigint, allowNegative = false): BigRational => {
     let m: Money;
     try {
       m = parseMoney(text ?? fallback);
@@ -169,8 +177,4 @@ export function resolveInstrument(config: InstrumentConfig): Instrument {
 
 function validPriceText(text: unknown): text is string {
   return typeof text === 'string' && /^\d+\.?\d*$/.test(text);
-}
-
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,3 +1,4 @@
+import type { BigRational } from '../market/rational.ts';
 import type { InstrumentState } from '../core/types.ts';
 import { OrderBook } from '../book/order-book.ts';
 import { CandleSeries } from '../market/candles.ts';
@@ -45,7 +46,7 @@ export class Market {
    */
   recordedMarkTicks: number | undefined = undefined;
   /** Funding rate per interval from recorded data: when set, funding settles at this rate. */
-  recordedFundingRate: { num: bigint; den: bigint } | undefined = undefined;
+  recordedFundingRate: BigRational | undefined = undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
 

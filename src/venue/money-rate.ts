@@ -1,5 +1,5 @@
 import { mulRatio, type Money } from '../core/money.ts';
-import type { Ratio } from './instrument.ts';
+import type { BigRational } from '../market/rational.ts';
 
 /**
  * `tickLots × unit × rate` in Money, rounded half to even: margins (unit = the instrument's
@@ -10,7 +10,7 @@ import type { Ratio } from './instrument.ts';
  * units (0.5 × 10^18 × 10/100), and then the result is one multiplication, exactly the value
  * the division would give. The factor is cached per rate object (one per instrument field).
  */
-export function tickLotsAtRate(tickLots: bigint, unit: Money, rate: Ratio): Money {
+export function tickLotsAtRate(tickLots: bigint, unit: Money, rate: BigRational): Money {
   let f = factors.get(rate);
   if (f === undefined || f.unit !== unit || f.num !== rate.num || f.den !== rate.den) {
     const scaled = unit * rate.num;
@@ -21,4 +21,4 @@ export function tickLotsAtRate(tickLots: bigint, unit: Money, rate: Ratio): Mone
 }
 
 /** Per rate: the unit it was computed for, and `unit × rate` when that is a whole number. */
-const factors = new WeakMap<Ratio, { unit: Money; num: bigint; den: bigint; factor: Money | undefined }>();
+const factors = new WeakMap<BigRational, { unit: Money; num: bigint; den: bigint; factor: Money | undefined }>();

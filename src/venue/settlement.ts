@@ -1,3 +1,4 @@
+import type { BigRational } from '../market/rational.ts';
 import { divRoundHalfEven, formatMoney, formatScaled } from '../core/money.ts';
 import { computeFunding, nextFundingSec } from '../market/funding.ts';
 import type { Account } from './account.ts';
@@ -124,6 +125,6 @@ export class Settlement {
 }
 
 /** Funding at a recorded rate: amount per contract = rate × benchmark (index), in ticks. */
-function recordedFunding(benchmarkTicks: number, rate: { num: bigint; den: bigint }): { amountNum: bigint; amountDen: bigint; rateNum: bigint; rateDen: bigint } {
+function recordedFunding(benchmarkTicks: number, rate: BigRational): { amountNum: bigint; amountDen: bigint; rateNum: bigint; rateDen: bigint } {
   return { amountNum: rate.num * BigInt(benchmarkTicks), amountDen: rate.den, rateNum: rate.num, rateDen: rate.den };
 }

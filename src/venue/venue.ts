@@ -1,3 +1,4 @@
+import type { BigRational } from '../market/rational.ts';
 import type { SimClock } from '../clock/sim-clock.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import { formatMoney, type Money } from '../core/money.ts';
@@ -215,7 +216,7 @@ export class Venue {
    * derivative ticker): the mark replaces the index/touch median and funding settles at the
    * recorded rate, on the instrument's funding schedule.
    */
-  setRecordedMarkAndFunding(market: Market, markTicks: number | undefined, fundingRate: { num: bigint; den: bigint } | undefined): void {
+  setRecordedMarkAndFunding(market: Market, markTicks: number | undefined, fundingRate: BigRational | undefined): void {
     if (markTicks !== undefined && (!Number.isSafeInteger(markTicks) || markTicks <= 0)) throw new RangeError(`mark price must be a positive integer number of ticks, got ${markTicks}`);
     this.s.exclusive(() => {
       market.recordedMarkTicks = markTicks;

@@ -87,15 +87,15 @@ describe('the warning before a costly run', () => {
     expect(costWarning('run', 24n * hour, estimateEventLogBytes(10, 24n * hour))).toContain('writing about 1.1 GB');
   });
 
-  it('is printed by run before it runs, and not for a short run', () => {
+  it('is printed by run before it runs, and not for a short run', async () => {
     const tmp = tempDir('perpsim-warn-');
     try {
       const progress: string[] = [];
       const stream = { write: (t: string) => progress.push(t) };
-      executeRun({ scenario: 'empty', durationNs: 7n * hour, outDir: join(tmp.dir, 'long') }, stream);
+      await executeRun({ scenario: 'empty', durationNs: 7n * hour, outDir: join(tmp.dir, 'long') }, stream);
       expect(progress[0]).toMatch(/^perpsim run: warning: this run simulates 7h, writing about \d+ MB; give --duration 1h/);
       progress.length = 0;
-      executeRun({ scenario: 'empty', durationNs: hour, outDir: join(tmp.dir, 'short') }, stream);
+      await executeRun({ scenario: 'empty', durationNs: hour, outDir: join(tmp.dir, 'short') }, stream);
       expect(progress.join('')).not.toContain('warning');
     } finally {
       tmp.remove();

@@ -77,11 +77,11 @@ describe('perpsim run', () => {
 });
 
 describe('perpsim run, in process', () => {
-  it('reaches the same state running in slices as running straight to the end', { timeout: 60_000 }, () => {
+  it('reaches the same state running in slices as running straight to the end', { timeout: 60_000 }, async () => {
     const tmp = tempDir('perpsim-run-');
     try {
       const scenario = loadScenario('default');
-      const { summary } = executeRun({ scenario: 'default', seed: 3, durationNs: 120_000_000_000n, outDir: tmp.dir }, { write: () => true });
+      const { summary } = await executeRun({ scenario: 'default', seed: 3, durationNs: 120_000_000_000n, outDir: tmp.dir }, { write: () => true });
       const straight = buildSimulation(scenario, { seed: 3, durationNs: 120_000_000_000n });
       straight.runToEnd();
       expect(summary.state_hash).toBe(straight.venue.stateHash());

@@ -5,7 +5,7 @@ import { loadL2Events } from '../../src/replay/l2/l2-sources.ts';
 import type { QueueModelSpec } from '../../src/replay/l2/queue-model.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
 import type { Scenario } from '../../src/scenario/schema.ts';
-import type { TradeRecord } from '../../src/venue/feeds.ts';
+import type { VenueTrade } from '../../src/venue/feeds.ts';
 import { sharedFolder } from './shared-data.ts';
 
 /** The Binance USD-M BTCUSDT capture (hftbacktest): real depth diffs, trades and a REST snapshot. */
@@ -41,9 +41,9 @@ export function btcEvents(): Promise<L2Event[]> {
 }
 
 /** A started replay of the capture; `trades` collects every trade the venue prints. */
-export async function startBtcReplay(scenario: Scenario = btcScenario()): Promise<BuiltReplaySimulation & { trades: TradeRecord[] }> {
+export async function startBtcReplay(scenario: Scenario = btcScenario()): Promise<BuiltReplaySimulation & { trades: VenueTrade[] }> {
   const built = await buildReplaySimulation(scenario, { events: await btcEvents() });
-  const trades: TradeRecord[] = [];
+  const trades: VenueTrade[] = [];
   built.sim.venue.subscribe({ trade: (t) => void trades.push({ ...t }) });
   built.sim.start();
   return { ...built, trades };

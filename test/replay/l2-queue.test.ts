@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RandomStream } from '../../src/random/random-stream.ts';
-import type { TradeRecord } from '../../src/venue/feeds.ts';
+import type { VenueTrade } from '../../src/venue/feeds.ts';
 import { EXTERNAL_OWNER } from '../../src/venue/external-owner.ts';
 import { binance, btcScenario, SECOND, START_NS, startBtcReplay, stepUntil, SYMBOL } from './l2-fixture.ts';
 
@@ -21,7 +21,7 @@ interface Step {
 }
 
 /** Recorded (external-taker) lots at `priceTicks` sold into bids, in `trades` from `from` on. */
-function soldAt(trades: readonly TradeRecord[], from: number, priceTicks: number): number {
+function soldAt(trades: readonly VenueTrade[], from: number, priceTicks: number): number {
   let lots = 0;
   for (let i = from; i < trades.length; i++) {
     const t = trades[i]!;

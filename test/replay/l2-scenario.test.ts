@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { executeReplayRun } from '../../src/cli/run-command.ts';
+import { executeRun } from '../../src/cli/run-command.ts';
 import { multiplyDecimals } from '../../src/replay/l2/replay-scenario.ts';
 import { loadScenario, parseScenario, ScenarioError } from '../../src/scenario/load.ts';
 import { buildSimulation } from '../../src/sim/build.ts';
@@ -83,7 +83,7 @@ describe.skipIf(tardis.missing)(tardis.title, () => {
   it('runs the recording headless like a synthetic scenario, deterministically', async () => {
     const dir = join(tardis.dir, '2020-02-22_binance-futures_BTCUSDT');
     const run = (out: string) =>
-      executeReplayRun(
+      executeRun(
         { scenario: 'default', outDir: join(tmp, out), replay: { files: [join(dir, 'quotes.csv'), join(dir, 'trades.csv')], tickSize: '0.01', lotSize: '0.001' } },
         { write: () => true },
       );
@@ -109,7 +109,7 @@ describe.skipIf(tardis.missing)(tardis.title, () => {
         market: { replay: { format: 'tardis', files: [join(dir, 'trades.csv')], symbolMap: { BTCUSDT: { symbol: 'BTCUSDT-PERP', lotSize: '0.001', tickSize: '0.01' } } } },
       }),
     );
-    const { summary } = await executeReplayRun({ scenario: file, outDir: join(tmp, 'scenario-run') }, { write: () => true });
+    const { summary } = await executeRun({ scenario: file, outDir: join(tmp, 'scenario-run') }, { write: () => true });
     expect(summary.scenario).toBe('tardis-replay');
     expect(summary.trades).toBeGreaterThan(100); // the trades of the first two minutes
     expect(summary.trades).toBeLessThan(9999);

@@ -6,7 +6,7 @@ import { parseMoney } from '../../src/core/money.ts';
 import { buildReplaySimulation } from '../../src/replay/l2/build-replay.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
 import { EXTERNAL_OWNER } from '../../src/venue/external-owner.ts';
-import type { TradeRecord } from '../../src/venue/feeds.ts';
+import type { VenueTrade } from '../../src/venue/feeds.ts';
 import { sharedFolder } from './shared-data.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'perpsim-l2-tardis-'));
@@ -93,7 +93,7 @@ describe.skipIf(tardis.missing)(tardis.title, () => {
     });
     const built = await buildReplaySimulation(scenario);
     const { sim, replayer } = built;
-    const trades: TradeRecord[] = [];
+    const trades: VenueTrade[] = [];
     sim.venue.subscribe({ trade: (t) => void trades.push(t) });
     sim.runUntil(sim.startNs + 4n * 60n * SECOND);
     const market = sim.venue.market('BTCUSDT-PERP')!;

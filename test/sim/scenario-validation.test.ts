@@ -30,6 +30,15 @@ describe('scenario validation of the synthetic market', () => {
     expect(s.latency?.order).toEqual({ floorMs: 1, jitterMs: 0.5, sigma: 0.5 });
   });
 
+  it('applies the venue\'s instrument rules, so a scenario that validates is one the venue accepts', () => {
+    // FOO-PERP once passed the schema and then failed in the venue: it names no quote currency.
+    expect(errorOf({ instruments: [{ symbol: 'FOO-PERP', tickSize: '0.5', indexPrice: '50000' }] })).toMatch(/^scenario: instruments\[0\]\.symbol: must look like <BASE><QUOTE>-PERP/);
+    expect(errorOf({ instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000.25' }] })).toMatch(/instruments\[0\]\.indexPrice: must be a positive multiple of the tick size 0\.5/);
+    expect(errorOf({ instruments: [{ ...base.instruments[0], initialMarginPct: '5', maintenanceMarginPct: '10' }] })).toMatch(/instruments\[0\]\.maintenanceMarginPct: must not exceed initialMarginPct/);
+    expect(errorOf({ instruments: [{ ...base.instruments[0], funding: { capRate: '-1' } }] })).toMatch(/instruments\[0\]\.funding/);
+    expect(parseScenario({ ...base, instruments: [{ symbol: 'ETHUSDT-PERP', tickSize: '0.01', indexPrice: '3000' }] }).instruments[0]!.symbol).toBe('ETHUSDT-PERP');
+  });
+
   it('names an unknown index kind', () => {
     expect(errorOf({ index: { kind: 'brownian' } })).toMatch(/^scenario: index\.kind: Invalid discriminator value/);
   });

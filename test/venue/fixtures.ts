@@ -2,7 +2,7 @@ import { SimClock } from '../../src/clock/sim-clock.ts';
 import { parseMoney, type Money } from '../../src/core/money.ts';
 import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
-import type { TradeRecord } from '../../src/venue/feeds.ts';
+import type { VenueTrade } from '../../src/venue/feeds.ts';
 import type { OrderFeed } from '../../src/wire/order.ts';
 import type { InstrumentConfig } from '../../src/venue/instrument.ts';
 import type { Market } from '../../src/venue/market.ts';
@@ -37,7 +37,7 @@ export function ethConfig(overrides: Partial<InstrumentConfig> = {}): Instrument
 /** Collects every order feed by user and every trade, in emission order. */
 export class FeedLog {
   readonly all: { userId: number; feed: OrderFeed }[] = [];
-  readonly trades: TradeRecord[] = [];
+  readonly trades: VenueTrade[] = [];
 
   /** Feeds of one account, in order. */
   of(account: Account): OrderFeed[] {

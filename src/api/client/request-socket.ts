@@ -56,6 +56,7 @@ export class RequestSocket {
     private readonly envelope: Envelope,
     private readonly timeoutMs: number,
     onPush: (message: Message) => void,
+    onClose: (() => void) | undefined,
   ) {
     ws.on('message', (data: RawData) => {
       let message: Message;
@@ -68,15 +69,18 @@ export class RequestSocket {
       if (typeof id === 'number' && message.t === undefined) this.settle(id, message);
       else onPush(message);
     });
-    ws.on('close', () => this.fail(new WireError(`${envelope.name} closed`)));
+    ws.on('close', () => {
+      this.fail(new WireError(`${envelope.name} closed`));
+      onClose?.();
+    });
     ws.on('error', (e) => this.fail(new WireError(`${envelope.name}: ${e.message}`, { cause: e })));
   }
 
-  /** Connects to `url`. */
-  static open(url: string, envelope: Envelope, timeoutMs: number, onPush: (message: Message) => void): Promise<RequestSocket> {
+  /** Connects to `url`; `onClose` runs once the socket closed, whoever closed it. */
+  static open(url: string, envelope: Envelope, timeoutMs: number, onPush: (message: Message) => void, onClose?: () => void): Promise<RequestSocket> {
     const ws = new WebSocket(url, { handshakeTimeout: timeoutMs });
     return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(new RequestSocket(ws, envelope, timeoutMs, onPush)));
+      ws.once('open', () => resolve(new RequestSocket(ws, envelope, timeoutMs, onPush, onClose)));
       ws.once('error', (e) => reject(new WireError(`${envelope.name} ${url}: ${e.message}`, { cause: e })));
     });
   }

@@ -5,6 +5,7 @@ import type { MarketDataLevel, MarketDataMessage } from '../../wire/market-data.
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../../wire/records.ts';
 import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../../wire/risk.ts';
 import { AdminClient } from './admin-client.ts';
+import { obtainToken } from './auth.ts';
 import { WireError } from './errors.ts';
 import { ExchangeTime } from './exchange-time.ts';
 import { MARKET_DATA_ENVELOPE, ORDER_ENVELOPE, RequestSocket, type Message } from './request-socket.ts';
@@ -77,7 +78,7 @@ export class WireExchangePort implements ExchangePort {
     const timeoutMs = options.timeoutMs ?? 10_000;
     const rest = new RestClient(trimSlash(options.baseUrl), timeoutMs);
     const port = new WireExchangePort(rest, new RestClient(trimSlash(options.appUrl ?? options.baseUrl), timeoutMs), options);
-    const token = await port.obtainToken(options);
+    const token = await obtainToken(rest, options, options.tokenExpirationSeconds ?? 86_400);
     rest.setBearer(token);
     port.appRest.setBearer(token);
     const wsUrl = trimSlash(options.wsUrl ?? options.baseUrl.replace(/^http/, 'ws'));
@@ -181,18 +182,6 @@ export class WireExchangePort implements ExchangePort {
     this.feedHandlers.length = 0;
     this.mdHandlers.length = 0;
     await Promise.all([this.orders?.close(), this.marketData?.close()]);
-  }
-
-  private async obtainToken(options: WireClientOptions): Promise<string> {
-    const expiration_seconds = options.tokenExpirationSeconds ?? 86_400;
-    if (options.token !== undefined) return options.token;
-    if (options.password !== undefined) {
-      return (await this.rest.post<{ token: string }>('/auth/get_user_token', { username: options.username, password: options.password, expiration_seconds })).token;
-    }
-    if (options.apiKey !== undefined) {
-      return (await this.rest.post<{ token: string }>('/auth/get_user_token_api_key', { api_key: options.apiKey.key, secret: options.apiKey.secret, expiration_seconds })).token;
-    }
-    throw new WireError('give a password, an API key or a token to log in');
   }
 
   private onOrderMessage(message: Message): void {

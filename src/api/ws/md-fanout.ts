@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { SimClock } from '../../clock/sim-clock.ts';
-import type { TradeRecord, VenueListener } from '../../venue/feeds.ts';
+import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { Market } from '../../venue/market.ts';
 import { sendText } from './frames.ts';
 import { bookLevelsJson, bookMessage, levelIndex, LEVELS, statsMessage, type Level } from './md-messages.ts';
@@ -70,7 +70,7 @@ export class MarketDataFanout implements VenueListener {
   }
 
   /** Venue hook: a trade printed (the market's stats already include it). */
-  trade(trade: TradeRecord, market: Market): void {
+  trade(trade: VenueTrade, market: Market): void {
     const ch = this.channels.get(market.symbol);
     if (ch === undefined || ch.idle) return;
     ch.pendingStats.push(statsMessage(market, trade.sec, trade.nanos));

@@ -4,6 +4,7 @@ import type { LatencyModel } from '../../sim/latency.ts';
 import { buildSimulationParts, type BuildOptions, type BuiltSimulation } from '../../sim/build.ts';
 import type { Market } from '../../venue/market.ts';
 import { TickSize } from '../../core/price.ts';
+import { formatTimestampNs } from '../../core/time.ts';
 import { RecordedFeedDelay } from './feed-delay.ts';
 import type { L2Event } from './l2-event.ts';
 import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
@@ -90,13 +91,14 @@ export function replayPlan(spec: ReplaySpec, scenario: Scenario): { symbols: str
  * the scenario's index process.
  */
 function withRecordedIndexes(scenario: Omit<Scenario, 'market'>, symbols: readonly string[], recordedTicks: readonly TickSize[], events: readonly L2Event[]): Omit<Scenario, 'market'> {
-  const points = symbols.map(() => [] as { time: number; price: number; text: string }[]);
+  const points = symbols.map(() => [] as { time: string; price: number; text: string }[]);
   const instTicks = symbols.map((s) => new TickSize(scenario.instruments.find((i) => i.symbol === s)!.tickSize));
   for (const e of events) {
     if (e.kind !== 'ticker' || e.indexPrice === undefined) continue;
     // Recorded price steps are instrument ticks: re-express the price in instrument units.
     const text = instTicks[e.market]!.toPrice(recordedPriceTicks(recordedTicks[e.market]!, e.indexPrice));
-    points[e.market]!.push({ time: Number(e.tsNs / 1000n) / 1e6, price: Number(text), text });
+    // The time as RFC 3339 text with all nine digits: the index process reads it back as the same ns.
+    points[e.market]!.push({ time: formatTimestampNs(e.tsNs), price: Number(text), text });
   }
   const instruments = scenario.instruments.map((inst): ScenarioInstrument => {
     const p = points[symbols.indexOf(inst.symbol)];

@@ -1,3 +1,4 @@
+import type { BigRational } from '../../market/rational.ts';
 import { parseMoney, MONEY_ONE } from '../../core/money.ts';
 import type { SimClock } from '../../clock/sim-clock.ts';
 import type { TickSize } from '../../core/price.ts';
@@ -32,7 +33,7 @@ export class L2Replayer {
   readonly stats: L2ReplayStats = { events: 0, bookEvents: 0, recordedTrades: 0, ownFillLots: 0, tickers: 0 };
   private cursor = 0;
   /** Last recorded mark (ticks) and funding rate per market, kept across tickers that omit one. */
-  private readonly recorded = new Map<Market, { mark: number | undefined; rate: { num: bigint; den: bigint } | undefined }>();
+  private readonly recorded = new Map<Market, { mark: number | undefined; rate: BigRational | undefined }>();
 
   constructor(
     private readonly venue: Venue,

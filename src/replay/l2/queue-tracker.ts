@@ -1,5 +1,5 @@
 import type { Side } from '../../core/types.ts';
-import type { TradeRecord } from '../../venue/feeds.ts';
+import type { VenueTrade } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import { EXTERNAL_OWNER } from '../../venue/external-owner.ts';
 import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
@@ -129,7 +129,7 @@ export class QueueTracker {
   }
 
   /** An account took recorded liquidity at a price: that part of the queue is gone. */
-  private onVenueTrade(t: TradeRecord, market: Market): void {
+  private onVenueTrade(t: VenueTrade, market: Market): void {
     if (t.makerUserId !== EXTERNAL_OWNER || t.takerUserId === EXTERNAL_OWNER) return;
     const makerSide: Side = t.takerSide === 'B' ? 'S' : 'B';
     for (const o of this.orders(market)) {

@@ -1,6 +1,6 @@
 import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { RecordBatch } from 'apache-arrow';
-import type { TradeRecord, VenueListener } from '../../venue/feeds.ts';
+import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
@@ -137,7 +137,7 @@ export class EventLogRecorder implements VenueListener {
     this.end();
   }
 
-  trade(t: TradeRecord, market: Market): void {
+  trade(t: VenueTrade, market: Market): void {
     const c = this.cols;
     const r = this.begin('trade');
     const accounts = this.venue.accounts;
