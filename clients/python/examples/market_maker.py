@@ -5,7 +5,9 @@ It quotes one post-only bid and one post-only ask ``half_spread_ticks`` around a
 skewed ``skew_ticks_per_lot`` against its inventory and never past ``max_inventory`` lots on
 either side. Fair price: the mid of the LEVEL_2 book with its own quotes taken out, or, when
 nobody else is quoting, the latest mark price (REST settlement history), or ``--fair``.
-It requotes whenever the book or one of its orders changes, and cancels everything on exit.
+Quotes stay one tick behind the others' touch (post-only would be rejected through it). It
+requotes when the book or one of its orders changes, at most every ``min_requote_s``, and
+cancels everything on exit.
 
     python3 examples/market_maker.py --url http://127.0.0.1:8080 --username alice \\
         --password alice-password --symbol BTCUSD-PERP --duration 60
@@ -28,7 +30,8 @@ from perpsim_client import Client, OrderFeed, PerpsimError  # noqa: E402
 
 class MarketMaker:
     def __init__(self, client: Client, symbol: str, *, half_spread_ticks: int = 2, size: int = 1, max_inventory: int = 5,
-                 skew_ticks_per_lot: int = 1, fair: Optional[Decimal] = None, log: Callable[[str], None] = print) -> None:
+                 skew_ticks_per_lot: int = 1, fair: Optional[Decimal] = None, min_requote_s: float = 0.1,
+                 log: Callable[[str], None] = print) -> None:
         self.client = client
         self.symbol = symbol
         self.half_spread_ticks = half_spread_ticks
@@ -36,6 +39,7 @@ class MarketMaker:
         self.max_inventory = max_inventory
         self.skew_ticks_per_lot = skew_ticks_per_lot
         self.fair = fair
+        self.min_requote_s = min_requote_s
         self.log = log
         #: Net position in lots, from this run's fills.
         self.position = 0
@@ -60,6 +64,7 @@ class MarketMaker:
             while (deadline is None or time.monotonic() < deadline) and (max_fills is None or len(self.fills) < max_fills):
                 self._wake.clear()
                 await self._requote()
+                await asyncio.sleep(self.min_requote_s)  # at most one requote per interval, however busy the book
                 try:
                     await asyncio.wait_for(self._wake.wait(), 1.0)
                 except asyncio.TimeoutError:
@@ -81,13 +86,17 @@ class MarketMaker:
             self.log(f"rejected {feed.order_id}: {feed.reason} {feed.text or ''}".rstrip())
         self._wake.set()
 
-    def _fair_ticks(self) -> Optional[int]:
-        """Mid of the book without our own quotes, else the latest mark, else ``--fair``."""
+    def _others_touch(self) -> tuple[Optional[int], Optional[int]]:
+        """Best bid and ask in ticks of everyone else: the LEVEL_2 book less our own quotes."""
         own = {(o.side, o.price): o.remaining_quantity for o in self.orders.orders.values() if o.symbol == self.symbol}
         bids = [lv.price for lv in self.book.bids if lv.quantity > own.get(("B", lv.price), 0)]
         asks = [lv.price for lv in self.book.asks if lv.quantity > own.get(("S", lv.price), 0)]
-        if bids and asks:
-            return (self.instrument.to_ticks(bids[0]) + self.instrument.to_ticks(asks[0])) // 2
+        return (self.instrument.to_ticks(bids[0]) if bids else None, self.instrument.to_ticks(asks[0]) if asks else None)
+
+    def _fair_ticks(self, bid: Optional[int], ask: Optional[int]) -> Optional[int]:
+        """Mid of the others' book, else the latest mark, else ``--fair``."""
+        if bid is not None and ask is not None:
+            return (bid + ask) // 2
         mark = self._latest_mark()
         if mark is not None:
             return self.instrument.to_ticks(mark)
@@ -104,13 +113,20 @@ class MarketMaker:
         return self._mark
 
     async def _requote(self) -> None:
-        fair = self._fair_ticks()
+        other_bid, other_ask = self._others_touch()
+        fair = self._fair_ticks(other_bid, other_ask)
         if fair is None:
             return
         skew = self.position * self.skew_ticks_per_lot
+        bid, ask = fair - self.half_spread_ticks - skew, fair + self.half_spread_ticks - skew
+        # Post-only: a quote through the others' touch would be rejected; stay one tick behind it.
+        if other_ask is not None:
+            bid = min(bid, other_ask - 1)
+        if other_bid is not None:
+            ask = max(ask, other_bid + 1)
         wanted = {
-            "B": fair - self.half_spread_ticks - skew if self.position + self.size <= self.max_inventory else None,
-            "S": fair + self.half_spread_ticks - skew if self.position - self.size >= -self.max_inventory else None,
+            "B": bid if self.position + self.size <= self.max_inventory else None,
+            "S": ask if self.position - self.size >= -self.max_inventory else None,
         }
         for side, ticks in wanted.items():
             live = [o for o in self.orders.orders.values() if o.symbol == self.symbol and o.side == side]
