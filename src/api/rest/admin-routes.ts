@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono';
+import { z } from 'zod';
 import { parseMoney, type Money } from '../../core/money.ts';
 import { INSTRUMENT_STATES } from '../../core/types.ts';
 import { decodeBase32 } from '../auth/totp.ts';
@@ -19,12 +20,15 @@ const SPEED = field<Speed>((input) => {
   if (input === 'max') return ok('max' as const);
   if (typeof input === 'number' && Number.isFinite(input) && input > 0) return ok(input);
   return fail('value_error', 'Value error, speed must be a positive number or "max"', { error: 'speed must be a positive number or "max"' });
-});
+}, z.union([z.literal('max'), z.number().gt(0)]));
 
-const ADVANCE = { seconds: float({ ge: 0, le: MAX_ADVANCE_SECONDS }) };
-const NEW_USER = { username: USERNAME, password: PASSWORD, cash: DECIMAL, totp_secret: optional(str({ min: 1, pattern: '^[A-Z2-7]+=*$' })) };
-const CASH = { username: USERNAME, amount: DECIMAL };
-const INSTRUMENT_STATE = { state: enumOf(INSTRUMENT_STATES) };
+export const ADVANCE = { seconds: float({ ge: 0, le: MAX_ADVANCE_SECONDS }) };
+export const NEW_USER = { username: USERNAME, password: PASSWORD, cash: DECIMAL, totp_secret: optional(str({ min: 1, pattern: '^[A-Z2-7]+=*$' })) };
+export const CASH = { username: USERNAME, amount: DECIMAL };
+export const INSTRUMENT_STATE = { state: enumOf(INSTRUMENT_STATES) };
+export const SPEED_BODY = { speed: SPEED };
+export const ADMIN_CANCEL = { order_id: str() };
+export const ADMIN_INSTRUMENT_PATH = { symbol: SYMBOL };
 
 /** A decimal text as Money; 422 naming the field when it has more than 18 decimals. */
 function money(text: string, name: string): Money {
@@ -76,7 +80,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
   app.post('/admin/clock/speed', async (c) => {
     const raw = await readBody(c);
     exchange.sync();
-    const { speed } = parseFields(raw, { speed: SPEED }, 'body');
+    const { speed } = parseFields(raw, SPEED_BODY, 'body');
     exchange.driver.setSpeed(speed);
     return status(c);
   });
@@ -115,7 +119,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
   app.post('/admin/orders/cancel', async (c) => {
     const raw = await readBody(c);
     exchange.sync();
-    const { order_id } = parseFields(raw, { order_id: str() }, 'body');
+    const { order_id } = parseFields(raw, ADMIN_CANCEL, 'body');
     if (!exchange.venue.adminCancelOrder(order_id)) throw new HttpError(404, `No open order ${order_id}`);
     return c.json({ canceled: true });
   });
@@ -123,7 +127,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
   app.post('/admin/instruments/:symbol/state', async (c) => {
     const raw = await readBody(c);
     exchange.sync();
-    const path = checkFields({ symbol: c.req.param('symbol') }, { symbol: SYMBOL }, 'path');
+    const path = checkFields({ symbol: c.req.param('symbol') }, ADMIN_INSTRUMENT_PATH, 'path');
     const body = checkFields(raw, INSTRUMENT_STATE, 'body');
     const issues = [...path.issues, ...body.issues];
     if (issues.length > 0) throw new RequestValidationError(issues);

@@ -5,7 +5,7 @@ import { readBody } from './body.ts';
 import { unauthorized } from './errors.ts';
 import { nullable, optional, parseFields, str } from './validation.ts';
 
-const API_KEY = { username: str(), password: str(), totp: optional(nullable(str())) };
+export const API_KEY = { username: str(), password: str(), totp: optional(nullable(str())) };
 
 const API_KEY_FAILURES = {
   bad_password: 'Incorrect username or password',

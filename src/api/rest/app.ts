@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Exchange } from '../exchange.ts';
+import { registerDocsRoutes } from '../openapi/docs-routes.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { registerApiRoutes } from './api-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
@@ -40,6 +41,7 @@ export function createRestApp(exchange: Exchange, parts: RestParts = { base: tru
     registerMarketRoutes(app, exchange);
     registerRiskRoutes(app, exchange);
     registerAdminRoutes(app, exchange);
+    registerDocsRoutes(app); // /openapi.json and /docs
   }
   if (parts.app) registerApiRoutes(app, exchange);
 

@@ -8,9 +8,11 @@ import { parseFields, str } from './validation.ts';
 import { toInstrumentInfo } from '../../venue/wire-forms.ts';
 
 /** Body of POST /auth/get_user_token. */
-const PASSWORD_TOKEN = { username: USERNAME, password: PASSWORD, expiration_seconds: EXPIRATION_SECONDS };
+export const PASSWORD_TOKEN = { username: USERNAME, password: PASSWORD, expiration_seconds: EXPIRATION_SECONDS };
 /** Body of POST /auth/get_user_token_api_key (the document bounds nothing but the expiry). */
-const API_KEY_TOKEN = { api_key: str(), secret: str(), expiration_seconds: EXPIRATION_SECONDS };
+export const API_KEY_TOKEN = { api_key: str(), secret: str(), expiration_seconds: EXPIRATION_SECONDS };
+/** Path of GET /auth/instruments/{symbol}. */
+export const INSTRUMENT_PATH = { symbol: SYMBOL };
 
 /**
  * {base_url}/auth: the two token endpoints (no Authorization) and the instrument endpoints
@@ -44,7 +46,7 @@ export function registerAuthRoutes(app: Hono, exchange: Exchange): void {
   app.get('/auth/instruments/:symbol', (c) => {
     exchange.sync();
     requireUser(c, exchange);
-    const { symbol } = parseFields({ symbol: c.req.param('symbol') }, { symbol: SYMBOL }, 'path');
+    const { symbol } = parseFields({ symbol: c.req.param('symbol') }, INSTRUMENT_PATH, 'path');
     const market = exchange.venue.market(symbol);
     if (market === undefined) throw new HttpError(404, `Instrument ${symbol} not found`);
     return c.json(toInstrumentInfo(market));

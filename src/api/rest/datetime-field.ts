@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseTimestamp } from '../../core/time.ts';
 import type { TimeNs } from '../../core/types.ts';
 import { fail, field, ok, type Checked, type Field } from './validation.ts';
@@ -158,7 +159,11 @@ export function checkDateTime(input: unknown): Checked<TimeNs> {
   return fail('datetime_from_date_parsing', `Input should be a valid datetime or date, ${reason}`, { error: reason });
 }
 
-/** A required date-time field (see the module comment). */
+/**
+ * A required date-time field (see the module comment), documented as RFC 3339 text with an
+ * offset (`Z` or ±HH:MM; any number of fractional digits), the form every client sends and a
+ * subset of what the check accepts.
+ */
 export function dateTime(): Field<TimeNs> {
-  return field(checkDateTime);
+  return field(checkDateTime, z.iso.datetime({ offset: true }));
 }

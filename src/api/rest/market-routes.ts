@@ -8,8 +8,8 @@ import { RequestValidationError, valueIssue, type ValidationIssue } from './erro
 import { SYMBOL } from './fields.ts';
 import { checkFields, str, type Parsed, type Shape } from './validation.ts';
 
-const SETTLEMENT = { symbol: SYMBOL, start_time: dateTime(), end_time: dateTime() };
-const CANDLES = { market: str(), interval: str(), start_time: dateTime(), end_time: dateTime() };
+export const SETTLEMENT = { symbol: SYMBOL, start_time: dateTime(), end_time: dateTime() };
+export const CANDLES = { market: str(), interval: str(), start_time: dateTime(), end_time: dateTime() };
 
 type RangeQuery = { start_time: bigint; end_time: bigint };
 

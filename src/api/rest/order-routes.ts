@@ -6,7 +6,7 @@ import { readBody } from './body.ts';
 import { PRICE, SYMBOL, USERNAME } from './fields.ts';
 import { bool, enumOf, int, parseFields, str, type Parsed, type Shape } from './validation.ts';
 
-const INSERT_ORDER = {
+export const INSERT_ORDER = {
   username: USERNAME,
   symbol: SYMBOL,
   price: PRICE,
@@ -15,8 +15,8 @@ const INSERT_ORDER = {
   time_in_force: enumOf(['GTC', 'IOC']),
   post_only: bool(),
 };
-const CANCEL_ORDER = { username: USERNAME, order_id: str() };
-const USER_ONLY = { username: USERNAME };
+export const CANCEL_ORDER = { username: USERNAME, order_id: str() };
+export const USER_ONLY = { username: USERNAME };
 
 /**
  * {base_url}/orders: insert, cancel, list and cancel-all over REST. Schema violations are 422

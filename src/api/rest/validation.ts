@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { RequestValidationError, type Loc, type ValidationIssue } from './errors.ts';
 
 /**
@@ -5,6 +6,11 @@ import { RequestValidationError, type Loc, type ValidationIssue } from './errors
  * it), so a client written against the real FastAPI service sees the same 422 bodies. Each
  * field reports at most one issue (pydantic stops at a field's first failing constraint), and
  * every failing field of the request is reported at once.
+ *
+ * Every rule also carries `schema`, the zod schema of the type it documents, built in the same
+ * call from the same constraint values: /openapi.json is generated from these (`z.toJSONSchema`),
+ * so a bound is written once. As FastAPI documents a pydantic model, the schema is the strict
+ * type (`integer`, not the lax `"5"` a request may also send).
  */
 
 /** Why a single value failed, without its location (the object checker adds that). */
@@ -17,10 +23,12 @@ export interface Failure {
 /** The result of checking one value. */
 export type Checked<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 
-/** A field rule: how to check a present value, and whether absence is allowed. */
+/** A field rule: how to check a present value, whether absence is allowed, and its documented type. */
 export interface Field<T> {
   readonly optional: boolean;
   check(input: unknown): Checked<T>;
+  /** The type as documented (OpenAPI): what any client may send and the check accepts. */
+  readonly schema: z.ZodType;
 }
 
 /** Field rules of an object, in declaration order (the order issues are listed in). */
@@ -40,19 +48,24 @@ export const fail = (type: string, msg: string, ctx?: Record<string, unknown>): 
   failure: ctx === undefined ? { type, msg } : { type, msg, ctx },
 });
 
-/** A required field with a custom check. */
-export function field<T>(check: (input: unknown) => Checked<T>): Field<T> {
-  return { optional: false, check };
+/** A required field with a custom check, documented as `schema`. */
+export function field<T>(check: (input: unknown) => Checked<T>, schema: z.ZodType): Field<T> {
+  return { optional: false, check, schema };
 }
 
 /** The field may be absent (it then comes out as `undefined`). */
 export function optional<T>(inner: Field<T>): Field<T | undefined> {
-  return { optional: true, check: inner.check };
+  return { optional: true, check: inner.check, schema: inner.schema };
 }
 
 /** The field may be JSON `null`. */
 export function nullable<T>(inner: Field<T>): Field<T | null> {
-  return { optional: inner.optional, check: (input) => (input === null ? ok(null) : inner.check(input)) };
+  return { optional: inner.optional, check: (input) => (input === null ? ok(null) : inner.check(input)), schema: inner.schema.nullable() };
+}
+
+/** The documented object of a shape (unknown keys allowed, as the checks ignore them). */
+export function shapeSchema(shape: Shape): z.ZodObject {
+  return z.object(Object.fromEntries(Object.entries(shape).map(([name, rule]) => [name, rule.optional ? rule.schema.optional() : rule.schema])));
 }
 
 const plural = (n: number) => (n === 1 ? '' : 's');
@@ -60,6 +73,10 @@ const plural = (n: number) => (n === 1 ? '' : 's');
 /** A string, with pydantic's constraint order: min_length, max_length, pattern. */
 export function str(c: { min?: number; max?: number; pattern?: string } = {}): Field<string> {
   const regex = c.pattern === undefined ? undefined : new RegExp(c.pattern, 'u');
+  let schema = z.string();
+  if (c.min !== undefined) schema = schema.min(c.min);
+  if (c.max !== undefined) schema = schema.max(c.max);
+  if (regex !== undefined) schema = schema.regex(regex);
   return field((input) => {
     if (typeof input !== 'string') return fail('string_type', 'Input should be a valid string');
     // Lengths count code points, as Python does.
@@ -74,7 +91,7 @@ export function str(c: { min?: number; max?: number; pattern?: string } = {}): F
       return fail('string_pattern_mismatch', `String should match pattern '${c.pattern}'`, { pattern: c.pattern });
     }
     return ok(input);
-  });
+  }, schema);
 }
 
 function bounds(value: number, c: { ge?: number; le?: number; gt?: number }): Checked<number> {
@@ -88,6 +105,9 @@ const INT_TEXT = /^[+-]?\d+(?:\.0*)?$/;
 
 /** An integer; lax like pydantic: `5.0`, `"5"`, `true` are accepted, `5.5` and `"x"` are not. */
 export function int(c: { ge?: number; le?: number } = {}): Field<number> {
+  let schema = z.int(); // a safe integer: beyond 2^53 is int_parsing_size
+  if (c.ge !== undefined) schema = schema.gte(c.ge);
+  if (c.le !== undefined) schema = schema.lte(c.le);
   return field((input) => {
     let value: number;
     if (typeof input === 'boolean') value = input ? 1 : 0;
@@ -103,13 +123,17 @@ export function int(c: { ge?: number; le?: number } = {}): Field<number> {
     // Beyond 2^53 a JS number is no longer the integer that was sent: refuse rather than round.
     if (!Number.isSafeInteger(value)) return fail('int_parsing_size', 'Unable to parse input string as an integer, exceeded maximum size');
     return bounds(value === 0 ? 0 : value, c); // no -0 on the wire
-  });
+  }, schema);
 }
 
 const FLOAT_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /** A finite number; lax like pydantic (`"1.5"` and booleans are accepted). */
 export function float(c: { ge?: number; le?: number; gt?: number } = {}): Field<number> {
+  let schema = z.number();
+  if (c.gt !== undefined) schema = schema.gt(c.gt);
+  if (c.ge !== undefined) schema = schema.gte(c.ge);
+  if (c.le !== undefined) schema = schema.lte(c.le);
   return field((input) => {
     let value: number;
     if (typeof input === 'boolean') value = input ? 1 : 0;
@@ -121,7 +145,7 @@ export function float(c: { ge?: number; le?: number; gt?: number } = {}): Field<
     } else return fail('float_type', 'Input should be a valid number');
     if (!Number.isFinite(value)) return fail('finite_number', 'Input should be a finite number');
     return bounds(value, c);
-  });
+  }, schema);
 }
 
 const TRUE_TEXT = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
@@ -141,7 +165,7 @@ export function bool(): Field<boolean> {
       return fail('bool_parsing', 'Input should be a valid boolean, unable to interpret input');
     }
     return fail('bool_type', 'Input should be a valid boolean');
-  });
+  }, z.boolean());
 }
 
 /** Python's wording of a choice: `'A' or 'B'`, `'A', 'B' or 'C'`. */
@@ -157,6 +181,7 @@ export function enumOf<const T extends string>(values: readonly T[]): Field<T> {
     typeof input === 'string' && (values as readonly string[]).includes(input)
       ? ok(input as T)
       : fail('enum', `Input should be ${expected}`, { expected }),
+    z.enum(values as readonly [T, ...T[]]),
   );
 }
 
