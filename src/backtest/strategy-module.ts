@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Strategy } from '../strategy/strategy.ts';
 
 /**
@@ -58,4 +60,19 @@ function isClass(fn: unknown): boolean {
 export function oneLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Imports a strategy file (TypeScript runs through tsx, registered by the entry point); problems are StrategyLoadErrors. */
+export async function importStrategyModule(file: string): Promise<StrategyModule> {
+  let mod: StrategyModule;
+  try {
+    mod = (await import(pathToFileURL(resolve(file)).href)) as StrategyModule;
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && oneLine(e).includes(resolve(file))) throw new StrategyLoadError(`strategy file ${file} not found`);
+    throw new StrategyLoadError(`cannot load strategy file ${file}: ${oneLine(e)}`);
+  }
+  // A file compiled as CommonJS arrives wrapped: its exports are the namespace's `default`.
+  const inner = mod.default as (StrategyModule & { __esModule?: boolean }) | undefined;
+  return inner !== null && typeof inner === 'object' && 'default' in inner ? inner : mod;
 }

@@ -1,13 +1,12 @@
 import { writeFileSync } from 'node:fs';
-import { basename, extname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { basename, extname, join } from 'node:path';
 import { reportHtmlInput } from '../backtest/html-input.ts';
 import { metricLines } from '../backtest/metric-table.ts';
 import { fillsArrow } from '../backtest/fills-arrow.ts';
 import { renderReportHtml } from '../backtest/report-html/index.ts';
 import { buildReport, equityCsv, fillsCsv, reportJson, type BacktestReport } from '../backtest/report.ts';
 import { BacktestError, runBacktest, type BacktestConfig, type BacktestResult } from '../backtest/runner.ts';
-import { instantiateStrategy, oneLine, StrategyLoadError, type StrategyModule } from '../backtest/strategy-module.ts';
+import { importStrategyModule, instantiateStrategy, oneLine, StrategyLoadError, type StrategyModule } from '../backtest/strategy-module.ts';
 import { parseMoney } from '../core/money.ts';
 import { parseDuration } from '../core/time.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
@@ -137,14 +136,9 @@ function checkCash(text: string): void {
 /** Imports a strategy file (TypeScript runs through tsx, registered by bin.js). */
 async function importStrategy(file: string): Promise<StrategyModule> {
   try {
-    const mod = (await import(pathToFileURL(resolve(file)).href)) as StrategyModule;
-    // A file compiled as CommonJS arrives wrapped: its exports are the namespace's `default`.
-    const inner = mod.default as (StrategyModule & { __esModule?: boolean }) | undefined;
-    return inner !== null && typeof inner === 'object' && 'default' in inner ? inner : mod;
+    return await importStrategyModule(file);
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && oneLine(e).includes(resolve(file))) throw new UsageError(`strategy file ${file} not found`);
-    throw new UsageError(`cannot load strategy file ${file}: ${oneLine(e)}`);
+    throw e instanceof StrategyLoadError ? new UsageError(e.message) : e;
   }
 }
 
