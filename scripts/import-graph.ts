@@ -40,6 +40,7 @@ export const LAYER_RANK: Readonly<Record<string, number>> = {
   run: 8,
   backtest: 9,
   api: 10,
+  sweep: 10, // parameter sweeps: many backtests and their executors (local pool, shards, BullMQ)
   cli: 11,
   examples: 11,
 };
