@@ -9,6 +9,7 @@ import { expandGrid, parseParamsLines, parseSeeds, SweepInputError } from '../sw
 import { localPool } from '../sweep/local-pool.ts';
 import { absoluteSpec, planSweep, type SweepSpec } from '../sweep/plan.ts';
 import { queueExecutor } from '../sweep/queue.ts';
+import { QueueUrlError, redisConnection } from '../sweep/redis-connection.ts';
 import { rankGroups, variedParams } from '../sweep/ranking.ts';
 import type { ResultRow } from '../sweep/results.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
@@ -58,6 +59,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
   const workers = integerFlag(flags, 'workers', availableParallelism());
   if (workers < 1) throw new UsageError('--workers must be at least 1');
   const interrupt = new AbortController();
+  if (queueUrl !== undefined) await usage(async () => redisConnection(queueUrl)); // a bad URL fails before anything runs
   const executor: Executor = queueUrl !== undefined ? queueExecutor({ url: queueUrl, queueName: flags.get('queue-name') ?? DEFAULT_QUEUE_NAME, retries: integerFlag(flags, 'retries', 2), signal: interrupt.signal }) : localPool(workers, interrupt.signal);
 
   const err = process.stderr;
@@ -77,7 +79,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
     events: { started: () => progress?.started(), finished: () => progress?.finished(true), failed: () => progress?.finished(false) },
   };
   if (shard !== undefined) sweepOptions.shard = shard;
-  const outcome = await runSweep(plan, outDir, executor, sweepOptions).finally(() => process.off('SIGINT', onSigint));
+  const outcome = await usage(() => runSweep(plan, outDir, executor, sweepOptions)).finally(() => process.off('SIGINT', onSigint));
   progress?.end();
   const wallS = (performance.now() - wallStart) / 1000;
 
@@ -146,7 +148,7 @@ export async function usage<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof StrategyLoadError || e instanceof ScenarioError || e instanceof ReplayError || e instanceof SweepInputError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(oneLine(e));
+    if (e instanceof StrategyLoadError || e instanceof ScenarioError || e instanceof ReplayError || e instanceof SweepInputError || e instanceof QueueUrlError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(oneLine(e));
     throw e;
   }
 }
