@@ -15,52 +15,66 @@ import type { ResultRow } from '../sweep/results.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
 import { parseShard, type Shard } from '../sweep/shard.ts';
 import { renderSweepHtml } from '../sweep/sweep-html.ts';
-import { durationFlag, integerFlag, parseFlags, UsageError } from './flags.ts';
-import { REPLAY_FLAGS, replayArgs, replayRequest } from './replay-flags.ts';
-import { defaultScenarioName } from './run-command.ts';
-import { mergeCommand } from './sweep-merge-command.ts';
+import type { ReplayRequest } from './replay-flags.ts';
+import { UsageError } from './usage-error.ts';
 import { SweepProgress } from './sweep-progress.ts';
 import { rankedTableLines } from './sweep-table.ts';
-
-const USAGE = `usage: perpsim sweep STRATEGY.ts (--grid JSON | --params-file runs.jsonl) [--seeds 1..10] (--scenario NAME|FILE | --replay FILES…) [--duration D] [--cash C] --out DIR [--workers N | --shard i/N|auto/N | --queue redis://HOST:PORT]`;
-
-const FLAGS = ['grid', 'params-file', 'seeds', 'scenario', 'duration', 'cash', 'out', 'workers', 'shard', 'queue', 'queue-name', 'retries', 'rank-by', 'heatmap'];
 
 /** The default BullMQ queue of `--queue` (and `perpsim worker`). */
 export const DEFAULT_QUEUE_NAME = 'perpsim-sweep';
 
+/** What `perpsim sweep` was asked to do, after option parsing. */
+export interface SweepRequest {
+  strategyFile: string;
+  /** `--grid` JSON text, or `--params-file` path (exactly one). */
+  grid?: string;
+  paramsFile?: string;
+  /** `--seeds` text (default `1`). */
+  seeds?: string;
+  scenario: string;
+  replay?: ReplayRequest;
+  durationNs?: bigint;
+  cash?: string;
+  outDir: string;
+  /** Local pool size (default: the number of cores). */
+  workers?: number;
+  /** `--shard i/N` or `auto/N` text. */
+  shard?: string;
+  queue?: string;
+  queueName?: string;
+  retries?: number;
+  rankBy?: string;
+  heatmap?: string;
+}
+
 /**
- * `perpsim sweep STRATEGY.ts (--grid JSON | --params-file FILE) [--seeds S] (--scenario S |
- * --replay FILES…) [--duration D] [--cash C] --out DIR [--workers N | --shard i/N | --queue URL]`,
- * and `perpsim sweep merge DIR… [--out DIR]`.
+ * `perpsim sweep`: plans the runs (params sets × seeds, each validated by the strategy's
+ * schema), skips those already in DIR, runs the rest on the chosen executor with a progress
+ * bar, then writes results.arrow / results.csv / sweep.html and prints the ranked table.
+ * Exit code 0, 1 when a run failed for good, 130 when interrupted (finished runs are kept).
  */
-export async function sweepCommand(args: string[]): Promise<number> {
-  if (args[0] === 'merge') return mergeCommand(args.slice(1));
-  const { files: replayFiles, rest } = replayArgs(args);
-  const flags = parseFlags(rest, [...FLAGS, ...REPLAY_FLAGS], 1);
-  const strategyFile = flags.positional[0];
-  if (strategyFile === undefined) throw new UsageError(`missing the strategy file (${USAGE})`);
-  const outDir = flags.get('out');
-  if (outDir === undefined) throw new UsageError(`--out DIR is required (${USAGE})`);
-  const executors = ['workers', 'shard', 'queue'].filter((f) => flags.has(f));
-  if (executors.length > 1 && !(executors.length === 2 && executors.includes('workers') && executors.includes('shard'))) throw new UsageError(`--${executors.join(' and --')} cannot be combined`);
+export async function sweepCommand(request: SweepRequest): Promise<number> {
+  const executors = (['workers', 'shard', 'queue'] as const).filter((f) => request[f] !== undefined);
+  if (request.queue !== undefined && executors.length > 1) throw new UsageError(`--queue cannot be combined with --${executors.filter((e) => e !== 'queue').join(' or --')}`);
+  const outDir = request.outDir;
+  const spec: SweepSpec = { strategyFile: request.strategyFile, scenario: request.scenario };
+  if (request.replay !== undefined) spec.replay = request.replay;
+  if (request.durationNs !== undefined) spec.durationNs = request.durationNs.toString();
+  if (request.cash !== undefined) spec.cash = request.cash;
+  const heatmap = heatmapOption(request.heatmap);
 
-  const spec: SweepSpec = { strategyFile, scenario: flags.get('scenario') ?? defaultScenarioName() };
-  if (replayFiles !== undefined) spec.replay = replayRequest(replayFiles, flags);
-  else if (REPLAY_FLAGS.some((f) => flags.has(f))) throw new UsageError(`--${REPLAY_FLAGS.find((f) => flags.has(f))} needs --replay FILES`);
-  const durationNs = durationFlag(flags, 'duration');
-  if (durationNs !== undefined) spec.durationNs = durationNs.toString();
-  const cash = flags.get('cash');
-  if (cash !== undefined) spec.cash = cash;
-
-  const { paramSets, seeds, shard } = input(flags);
+  const { paramSets, seeds, shard } = input(request);
   const plan = await usage(() => planSweep(absoluteSpec(spec), paramSets, seeds));
-  const queueUrl = flags.get('queue');
-  const workers = integerFlag(flags, 'workers', availableParallelism());
+  const queueUrl = request.queue;
+  const queueName = request.queueName ?? DEFAULT_QUEUE_NAME;
+  const workers = request.workers ?? availableParallelism();
   if (workers < 1) throw new UsageError('--workers must be at least 1');
   const interrupt = new AbortController();
   if (queueUrl !== undefined) await usage(async () => redisConnection(queueUrl)); // a bad URL fails before anything runs
-  const executor: Executor = queueUrl !== undefined ? queueExecutor({ url: queueUrl, queueName: flags.get('queue-name') ?? DEFAULT_QUEUE_NAME, retries: integerFlag(flags, 'retries', 2), signal: interrupt.signal }) : localPool(workers, interrupt.signal);
+  const executor: Executor =
+    queueUrl !== undefined
+      ? queueExecutor({ url: queueUrl, queueName, retries: request.retries ?? 2, signal: interrupt.signal, onWaiting: () => process.stderr.write(`perpsim sweep: no worker has taken a run yet; start some with: perpsim worker --queue ${queueUrl}\n`) })
+      : localPool(workers, interrupt.signal);
 
   const err = process.stderr;
   let progress: SweepProgress | undefined;
@@ -72,7 +86,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
   const wallStart = performance.now();
   const sweepOptions: Parameters<typeof runSweep>[3] = {
     onPlanned: (pending, skipped) => {
-      const where = queueUrl !== undefined ? `queue ${flags.get('queue-name') ?? DEFAULT_QUEUE_NAME}` : `${workers} worker${workers === 1 ? '' : 's'}`;
+      const where = queueUrl !== undefined ? `queue ${queueName}` : `${workers} worker${workers === 1 ? '' : 's'}`;
       process.stdout.write(`perpsim sweep: ${pending + skipped} runs${shard === undefined ? '' : ` (shard ${shard.index}/${shard.count} of ${plan.runs.length})`}, ${skipped} already done, ${pending} to run on ${where} → ${outDir}\n`);
       progress = new SweepProgress(err, pending);
     },
@@ -83,16 +97,16 @@ export async function sweepCommand(args: string[]): Promise<number> {
   progress?.end();
   const wallS = (performance.now() - wallStart) / 1000;
 
-  const rankBy = flags.get('rank-by') ?? 'net_pnl';
-  const missing = plan.runs.filter((r) => !outcome.rows.some((row) => row.id === r.id)).length;
-  const failedIds = new Set(outcome.failed.map((f) => f.id));
-  writeFileSync(join(outDir, 'sweep.html'), renderSweepHtml(htmlInput(plan.spec, outcome.rows, rankBy, heatmapFlag(flags), outcome.failed)));
+  const rankBy = request.rankBy ?? 'net_pnl';
+  const missing = plan.runs.length - outcome.rows.length;
+  writeFileSync(join(outDir, 'sweep.html'), renderSweepHtml(htmlInput(plan.spec, outcome.rows, rankBy, heatmap, outcome.failed)));
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`ran ${outcome.ran}, skipped ${outcome.skipped} (done before), failed ${outcome.failed.length}, in ${wallS.toFixed(1)} s wall`);
   printRanking(out, outcome.rows, rankBy);
   for (const f of outcome.failed) out(`failed ${f.id}: ${f.message}`);
   if (interrupt.signal.aborted) out(`interrupted: ${missing} runs not done yet`);
-  out(`results: ${join(outDir, 'results.arrow')}, ${join(outDir, 'results.csv')}, ${join(outDir, 'sweep.html')} (${outcome.rows.length} rows${missing - failedIds.size > 0 && shard !== undefined ? `; ${missing} runs belong to other shards or are not done` : ''})`);
+  const others = shard !== undefined && missing > 0 ? `; ${missing} runs of the sweep are not here (other shards, or not done)` : '';
+  out(`results: ${join(outDir, 'results.arrow')}, ${join(outDir, 'results.csv')}, ${join(outDir, 'sweep.html')} (${outcome.rows.length} rows${others})`);
   return interrupt.signal.aborted ? 130 : outcome.failed.length > 0 ? 1 : 0;
 }
 
@@ -112,23 +126,20 @@ export function htmlInput(spec: SweepSpec, rows: readonly ResultRow[], rankBy: s
   return input;
 }
 
-export function heatmapFlag(flags: Map<string, string>): [string, string] | undefined {
-  const text = flags.get('heatmap');
+/** `--heatmap a,b`: two param names. */
+export function heatmapOption(text: string | undefined): [string, string] | undefined {
   if (text === undefined) return undefined;
   const parts = text.split(',');
   if (parts.length !== 2 || parts.some((p) => p === '')) throw new UsageError(`--heatmap must name two params, such as a,b; got "${text}"`);
   return [parts[0]!, parts[1]!];
 }
 
-function input(flags: Map<string, string>): { paramSets: unknown[]; seeds: number[]; shard?: Shard } {
+function input(request: SweepRequest): { paramSets: unknown[]; seeds: number[]; shard?: Shard } {
   try {
-    const grid = flags.get('grid');
-    const file = flags.get('params-file');
-    if ((grid === undefined) === (file === undefined)) throw new UsageError(`give exactly one of --grid JSON and --params-file FILE (${USAGE})`);
-    const paramSets = grid !== undefined ? expandGrid(grid) : parseParamsLines(readParamsFile(file!), file!);
-    const seeds = parseSeeds(flags.get('seeds') ?? '1');
-    const shardText = flags.get('shard');
-    return shardText === undefined ? { paramSets, seeds } : { paramSets, seeds, shard: parseShard(shardText, process.env) };
+    if ((request.grid === undefined) === (request.paramsFile === undefined)) throw new UsageError('give exactly one of --grid JSON and --params-file FILE');
+    const paramSets = request.grid !== undefined ? expandGrid(request.grid) : parseParamsLines(readParamsFile(request.paramsFile!), request.paramsFile!);
+    const seeds = parseSeeds(request.seeds ?? '1');
+    return request.shard === undefined ? { paramSets, seeds } : { paramSets, seeds, shard: parseShard(request.shard, process.env) };
   } catch (e) {
     if (e instanceof SweepInputError) throw new UsageError(e.message);
     throw e;

@@ -6,8 +6,8 @@ import type { SweepPlan } from '../sweep/plan.ts';
 import { writeResults } from '../sweep/results.ts';
 import { RunStore } from '../sweep/run-store.ts';
 import { renderSweepHtml } from '../sweep/sweep-html.ts';
-import { parseFlags, UsageError } from './flags.ts';
-import { heatmapFlag, htmlInput, printRanking } from './sweep-command.ts';
+import { heatmapOption, htmlInput, printRanking } from './sweep-command.ts';
+import { UsageError } from './usage-error.ts';
 
 /**
  * `perpsim sweep merge DIR… [--out DIR]`: joins the outputs of one sweep's shards (each
@@ -15,10 +15,9 @@ import { heatmapFlag, htmlInput, printRanking } from './sweep-command.ts';
  * finished run there and writes results.arrow / results.csv / sweep.html over all of them.
  * Runs no directory has are listed, and the exit code is then 1.
  */
-export function mergeCommand(args: string[]): number {
-  const flags = parseFlags(args, ['out', 'rank-by', 'heatmap'], Number.MAX_SAFE_INTEGER);
-  const dirs = flags.positional;
-  if (dirs.length === 0) throw new UsageError('usage: perpsim sweep merge DIR… [--out DIR]');
+export function mergeCommand(dirs: string[], options: { out?: string; rankBy?: string; heatmap?: string }): number {
+  if (dirs.length === 0) throw new UsageError('sweep merge needs at least one directory');
+  const heatmap = heatmapOption(options.heatmap);
   const plans = dirs.map((d) => {
     try {
       return readManifest(d);
@@ -31,7 +30,7 @@ export function mergeCommand(args: string[]): number {
   plans.forEach((p, i) => {
     if (canonicalJson(p.runs.map((r) => r.id)) !== ids) throw new UsageError(`${dirs[i]} holds a different sweep than ${dirs[0]} (its sweep.json lists other runs)`);
   });
-  const outDir = flags.get('out') ?? dirs[0]!;
+  const outDir = options.out ?? dirs[0]!;
   const target = new RunStore(outDir);
   if (!dirs.some((d) => resolve(d) === resolve(outDir))) writeManifest(outDir, plan);
   let copied = 0;
@@ -42,8 +41,8 @@ export function mergeCommand(args: string[]): number {
   }
   const rows = writeResults(outDir, plan, target);
   const missing = missingRuns(plan, target);
-  const rankBy = flags.get('rank-by') ?? 'net_pnl';
-  writeFileSync(join(outDir, 'sweep.html'), renderSweepHtml(htmlInput(plan.spec, rows, rankBy, heatmapFlag(flags), missing.map((id) => ({ id, message: 'not in any directory' })))));
+  const rankBy = options.rankBy ?? 'net_pnl';
+  writeFileSync(join(outDir, 'sweep.html'), renderSweepHtml(htmlInput(plan.spec, rows, rankBy, heatmap, missing.map((id) => ({ id, message: 'not in any directory' })))));
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`perpsim sweep merge: ${dirs.length} directories → ${outDir}: ${rows.length} of ${plan.runs.length} runs (${copied} copied)`);
   printRanking(out, rows, rankBy);

@@ -12,3 +12,5 @@ export { register as record } from './record.ts';
 export { register as convert } from './convert.ts';
 export { register as verify } from './verify.ts';
 export { register as demo } from './demo.ts';
+export { register as sweep } from './sweep.ts';
+export { register as worker } from './worker.ts';
