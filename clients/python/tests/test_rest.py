@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
+import struct
+import time
 import unittest
 from decimal import Decimal
 
@@ -57,6 +62,31 @@ class TokensAndInstruments(ServerTest):
         with self.assertRaises(HttpError) as caught:
             RestClient(self.srv.url).login_api_key(key.api_key, "wrong", client.username)
         self.assertEqual(caught.exception.status, 401)
+
+
+def totp(secret_base32: str, at: float) -> str:
+    """RFC 6238 (HMAC-SHA1, 30 s, 6 digits), as an authenticator app computes it."""
+    digest = hmac.new(base64.b32decode(secret_base32), struct.pack(">Q", int(at // 30)), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+
+class TwoFactor(ServerTest):
+    def test_a_user_with_2fa_needs_the_current_totp_code_to_create_an_api_key(self) -> None:
+        secret, name = "JBSWY3DPEHPK3PXPJBSWY3DP", f"py-2fa-{time.monotonic_ns()}"
+        self.srv.admin.create_user(name, "pw-2fa", "1000", totp_secret=secret)
+        client = Client(self.srv.url).login(name, "pw-2fa")
+        with self.assertRaises(HttpError) as caught:
+            client.rest.create_api_key("pw-2fa")
+        self.assertEqual((caught.exception.status, caught.exception.detail), (401, "Two-factor authentication code (totp) required"))
+        now = time.time()
+        accepted = {totp(secret, now + drift) for drift in (-60, -30, 0, 30, 60)}  # the server allows a step either side
+        wrong = next(code for code in ("000000", "111111", "222222", "333333", "444444", "555555") if code not in accepted)
+        with self.assertRaises(HttpError) as caught:
+            client.rest.create_api_key("pw-2fa", totp=wrong)
+        self.assertEqual(caught.exception.detail, "Invalid two-factor authentication code (totp)")
+        key = client.rest.create_api_key("pw-2fa", totp=totp(secret, time.time()))
+        self.assertEqual(len(Client(self.srv.url).login_api_key(key.api_key, key.secret, name).rest.instruments()), 2)
 
 
 class Orders(ServerTest):
