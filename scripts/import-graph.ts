@@ -34,6 +34,7 @@ export const LAYER_RANK: Readonly<Record<string, number>> = {
   'api/client': 4,
   agents: 4,
   scenario: 4,
+  facts: 4, // market facts: statistics over normalized records, below the sim that feeds them
   sim: 5,
   'sim-io': 6,
   replay: 7,

@@ -1,4 +1,7 @@
-import { autocorrelation, kurtosis, standardize } from './facts-math.ts';
+import { spreadStats } from '../facts/market-facts.ts';
+import { autocorrelation, kurtosis, mean } from '../facts/math.ts';
+import { SymbolFacts } from '../facts/symbol-facts.ts';
+import { TopTracker } from '../facts/top-tracker.ts';
 import type { Simulation } from './simulation.ts';
 
 /** The stylized facts of one symbol, or of every symbol pooled. NaN when there is too little data. */
@@ -44,78 +47,50 @@ export const TYPICAL_PERP_FACTS: Readonly<Record<keyof Facts, TypicalFact>> = Ob
   funding_rate_mean: { typical: 0.0001, low: -0.0003, high: 0.0005, source: 'Binance/Bybit: 0.01 % per 8 h baseline (interest part) plus a premium near 0; without an interestRate this venue pays the premium alone, so ≈ 0 here' },
 });
 
-interface SymbolFacts {
-  /** Time origin of the time weights (the first timed observation). */
-  firstNs: bigint | undefined;
-  // Top of book, time-weighted from the previous observation to the next.
-  lastTopAt: number;
-  lastSpread: number | undefined;
-  lastDepth: number;
-  spreadWeights: Map<number, number>;
-  spreadWeightSum: number;
-  spreadSum: number;
-  depthSum: number;
-  depthWeightSum: number;
-  lastMid: number | undefined;
-  // 1-minute prices: last trade of the minute, else the last mid seen in it.
-  minute: number;
-  minuteTrade: number | undefined;
-  minuteMid: number | undefined;
-  prevMinute: number;
-  prevPrice: number | undefined;
-  segments: number[][];
-  basisSumBps: number;
-  basisCount: number;
-  fundingSum: number;
-  fundingCount: number;
+/** One symbol's accumulators: the market facts' own, plus the lots on the best five levels. */
+interface SymbolState {
+  market: SymbolFacts;
+  depthTop5: TopTracker;
 }
 
 const NS_PER_MINUTE = 60_000_000_000n;
 
 /**
- * Accumulates observations of a running market and computes its stylized facts: spread and
+ * The stylized facts `perpsim run` puts in summary.json and `perpsim report` prints: spread and
  * depth (time-weighted), 1-minute returns (autocorrelation, kurtosis, volatility clustering),
- * mark–index basis and funding. Returns come from the last trade of each minute (or the last
- * mid when a minute had no trade); a minute with no observation at all breaks the series, so
- * closed sessions add no fake zero returns. Observations must arrive in time order per symbol.
+ * mark–index basis and funding. A view on `src/facts` (the one implementation of market facts,
+ * what `perpsim facts` prints): each observation becomes a normalized market record for the
+ * symbol's `SymbolFacts`; only the best-five-levels depth, which the event log carries and
+ * normalized records do not, is tracked beside it. Returns come from the last trade of each
+ * minute (or the last mid when a minute had no trade); a minute with no observation at all
+ * breaks the series. Observations must arrive in time order per symbol; `facts` may be read at
+ * any time (the current, unfinished minute is left out).
  */
 export class StylizedFacts {
-  private readonly bySymbol = new Map<string, SymbolFacts>();
+  private readonly bySymbol = new Map<string, SymbolState>();
 
   /** The book's top changed: best bid / ask in ticks (undefined = empty side), lots on the best 5 levels of both sides. */
   observeTop(tNs: bigint, symbol: string, bidTicks: number | undefined, askTicks: number | undefined, depthTop5Lots: number): void {
-    const s = this.state(symbol, tNs);
-    const t = Number(tNs - (s.firstNs ??= tNs));
-    this.accrueTop(s, t);
-    s.lastSpread = bidTicks !== undefined && askTicks !== undefined ? askTicks - bidTicks : undefined;
-    s.lastDepth = depthTop5Lots;
-    if (bidTicks !== undefined && askTicks !== undefined) {
-      s.lastMid = (bidTicks + askTicks) / 2;
-      this.rollMinute(s, tNs);
-      s.minuteMid = s.lastMid;
-    }
+    const s = this.state(symbol);
+    s.market.observe({ kind: 'quote', recvNs: tNs, exchNs: tNs, symbol, bidTicks, bidQtyLots: undefined, askTicks, askQtyLots: undefined });
+    s.depthTop5.observe(tNs, undefined, depthTop5Lots, undefined);
   }
 
   /** A trade printed. */
-  observeTrade(tNs: bigint, symbol: string, priceTicks: number, _qtyLots: number): void {
-    const s = this.state(symbol, tNs);
-    this.rollMinute(s, tNs);
-    s.minuteTrade = priceTicks;
+  observeTrade(tNs: bigint, symbol: string, priceTicks: number, qtyLots: number): void {
+    this.state(symbol).market.observe({ kind: 'trade', recvNs: tNs, exchNs: tNs, symbol, priceTicks, qtyLots });
   }
 
   /** A mark price was recorded, with the index at that moment (ticks). */
   observeMark(tNs: bigint, symbol: string, markTicks: number, indexTicks: number): void {
-    const s = this.state(symbol, tNs);
-    if (indexTicks <= 0) return;
-    s.basisSumBps += ((markTicks - indexTicks) / indexTicks) * 1e4;
-    s.basisCount++;
+    this.state(symbol).market.observe({ kind: 'stats', recvNs: tNs, exchNs: tNs, symbol, markPrice: String(markTicks), indexPrice: String(indexTicks) });
   }
 
-  /** A funding settled at `rate` (fraction per interval). */
-  observeFunding(symbol: string, rate: number): void {
-    const s = this.state(symbol, undefined);
-    s.fundingSum += rate;
-    s.fundingCount++;
+  /** A funding settled at `rate` (fraction per interval), at `tNs` (default: the symbol's latest observation). */
+  observeFunding(symbol: string, rate: number, tNs?: bigint): void {
+    const s = this.state(symbol);
+    const t = tNs ?? s.market.lastNs ?? 0n;
+    s.market.observe({ kind: 'stats', recvNs: t, exchNs: t, symbol, fundingRate: String(rate) });
   }
 
   /** Symbols observed so far, in first-seen order. */
@@ -126,113 +101,57 @@ export class StylizedFacts {
   /** The facts of `symbol`, or of every symbol pooled (returns standardized per symbol first). */
   facts(symbol?: string): Facts {
     const states = symbol === undefined ? [...this.bySymbol.values()] : [this.bySymbol.get(symbol)].filter((s) => s !== undefined);
-    let spreadSum = 0;
-    let spreadWeight = 0;
-    let depthSum = 0;
-    let depthWeight = 0;
-    let basisSum = 0;
-    let basisCount = 0;
-    let fundingSum = 0;
-    let fundingCount = 0;
-    const weights = new Map<number, number>();
+    const spreads = new Map<number, number>();
+    let depthLotsNs = 0;
+    let depthNs = 0;
+    const basis: number[] = [];
+    const funding: number[] = [];
     const returns: number[][] = [];
     const absReturns: number[][] = [];
-    for (const s of states) {
-      spreadSum += s.spreadSum;
-      spreadWeight += s.spreadWeightSum;
-      depthSum += s.depthSum;
-      depthWeight += s.depthWeightSum;
-      for (const [spread, w] of s.spreadWeights) weights.set(spread, (weights.get(spread) ?? 0) + w);
-      basisSum += s.basisSumBps;
-      basisCount += s.basisCount;
-      fundingSum += s.fundingSum;
-      fundingCount += s.fundingCount;
-      const segments = this.closedSegments(s);
+    for (const { market, depthTop5 } of states) {
+      for (const [spread, w] of market.quoteTop.spreadWeights) spreads.set(spread, (spreads.get(spread) ?? 0) + w);
+      depthLotsNs += depthTop5.touchLotsNs;
+      depthNs += depthTop5.touchWeightNs;
+      basis.push(...market.basisBps);
+      funding.push(...market.fundings.map((f) => f.rate));
+      const segments = market.returnSegments.filter((seg) => seg.length > 0);
       returns.push(...standardize(segments));
       absReturns.push(...standardize(segments.map((seg) => seg.map(Math.abs))));
     }
+    const spread = spreadStats(spreads);
     return {
-      spread_mean_ticks: spreadSum / spreadWeight,
-      spread_p95_ticks: weightedQuantile(weights, spreadWeight, 0.95),
-      depth_top5: depthSum / depthWeight,
+      spread_mean_ticks: spread.mean_ticks,
+      spread_p95_ticks: spread.p95_ticks,
+      depth_top5: depthLotsNs / depthNs,
       return_autocorr_1m: autocorrelation(returns, 1),
-      return_kurtosis_1m: kurtosis(returns),
+      return_kurtosis_1m: kurtosis(returns.flat()),
       abs_return_autocorr_1m: autocorrelation(absReturns, 1),
-      basis_mean_bps: basisSum / basisCount,
-      funding_rate_mean: fundingSum / fundingCount,
+      basis_mean_bps: mean(basis),
+      funding_rate_mean: mean(funding),
     };
   }
 
   /** Number of 1-minute returns of `symbol` (or all) so far. */
   returnCount(symbol?: string): number {
     const states = symbol === undefined ? [...this.bySymbol.values()] : [this.bySymbol.get(symbol)].filter((s) => s !== undefined);
-    return states.reduce((n, s) => n + this.closedSegments(s).reduce((m, seg) => m + seg.length, 0), 0);
+    return states.reduce((n, s) => n + s.market.returnSegments.reduce((m, seg) => m + seg.length, 0), 0);
   }
 
-  private state(symbol: string, tNs: bigint | undefined): SymbolFacts {
+  private state(symbol: string): SymbolState {
     let s = this.bySymbol.get(symbol);
-    if (s === undefined) {
-      s = {
-        firstNs: undefined, lastTopAt: 0, lastSpread: undefined, lastDepth: 0, spreadWeights: new Map(), spreadWeightSum: 0, spreadSum: 0, depthSum: 0, depthWeightSum: 0,
-        lastMid: undefined, minute: tNs === undefined ? -1 : Number(tNs / NS_PER_MINUTE), minuteTrade: undefined, minuteMid: undefined, prevMinute: -2, prevPrice: undefined, segments: [],
-        basisSumBps: 0, basisCount: 0, fundingSum: 0, fundingCount: 0,
-      };
-      this.bySymbol.set(symbol, s);
-    }
+    if (s === undefined) this.bySymbol.set(symbol, (s = { market: new SymbolFacts(NS_PER_MINUTE), depthTop5: new TopTracker() }));
     return s;
-  }
-
-  private accrueTop(s: SymbolFacts, t: number): void {
-    const dt = t - s.lastTopAt;
-    s.lastTopAt = t;
-    if (dt <= 0) return;
-    s.depthSum += s.lastDepth * dt;
-    s.depthWeightSum += dt;
-    if (s.lastSpread === undefined) return;
-    s.spreadSum += s.lastSpread * dt;
-    s.spreadWeightSum += dt;
-    s.spreadWeights.set(s.lastSpread, (s.spreadWeights.get(s.lastSpread) ?? 0) + dt);
-  }
-
-  /** Closes the current minute when `tNs` lies in a later one. */
-  private rollMinute(s: SymbolFacts, tNs: bigint): void {
-    const minute = Number(tNs / NS_PER_MINUTE);
-    if (minute === s.minute) return;
-    this.closeMinute(s);
-    s.minute = minute;
-    s.minuteTrade = undefined;
-    s.minuteMid = undefined;
-  }
-
-  private closeMinute(s: SymbolFacts): void {
-    const price = s.minuteTrade ?? s.minuteMid;
-    if (price === undefined || price <= 0) return;
-    if (s.prevPrice !== undefined && s.minute === s.prevMinute + 1) {
-      if (s.segments.length === 0) s.segments.push([]);
-      s.segments[s.segments.length - 1]!.push(Math.log(price / s.prevPrice));
-    } else {
-      s.segments.push([]); // a gap (or the first price): returns never bridge it
-    }
-    s.prevMinute = s.minute;
-    s.prevPrice = price;
-  }
-
-  /** Return segments of completed minutes (the current, unfinished minute is left out). */
-  private closedSegments(s: SymbolFacts): number[][] {
-    return s.segments.filter((seg) => seg.length > 0);
   }
 }
 
-/** The smallest value whose cumulative weight reaches `q` of `total`. */
-function weightedQuantile(weights: Map<number, number>, total: number, q: number): number {
-  if (!(total > 0)) return Number.NaN;
-  const keys = [...weights.keys()].sort((a, b) => a - b);
-  let acc = 0;
-  for (const k of keys) {
-    acc += weights.get(k)!;
-    if (acc >= q * total) return k;
-  }
-  return keys[keys.length - 1] ?? Number.NaN;
+/** Demeans and scales one symbol's segments by its own mean and standard deviation (all segments together). */
+function standardize(segments: number[][]): number[][] {
+  const all = segments.flat();
+  if (all.length < 2) return [];
+  const m = mean(all);
+  const sd = Math.sqrt(all.reduce((acc, x) => acc + (x - m) * (x - m), 0) / all.length);
+  if (!(sd > 0)) return [];
+  return segments.map((seg) => seg.map((x) => (x - m) / sd));
 }
 
 /**
@@ -258,7 +177,7 @@ export function attachFactsCollector(sim: Simulation, facts = new StylizedFacts(
     markRecorded: (market) => facts.observeMark(clock.nowNs, key(market.symbol), market.markTicks, market.indexTicks),
     fundingSettled: (market) => {
       const last = market.fundingHistory[market.fundingHistory.length - 1];
-      if (last !== undefined) facts.observeFunding(key(market.symbol), Number(last.fundingRate));
+      if (last !== undefined) facts.observeFunding(key(market.symbol), Number(last.fundingRate), clock.nowNs);
     },
   });
   return facts;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '../../src');
 /** Folders that make up the deterministic core: no wall clock, no unseeded randomness, no I/O. */
-const PURE = ['core', 'wire', 'book', 'clock', 'market', 'risk', 'venue', 'strategy', 'random', 'sim', 'agents'];
+const PURE = ['core', 'wire', 'book', 'clock', 'market', 'risk', 'venue', 'strategy', 'random', 'sim', 'agents', 'facts'];
 /** Folders that only the CLI and the public index may import. */
 const EDGE = ['api', 'cli'];
 

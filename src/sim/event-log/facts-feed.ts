@@ -36,7 +36,7 @@ export function observeEventBatch(facts: StylizedFacts, batch: RecordBatch): voi
     } else if (k === mark) {
       facts.observeMark(ts[i]!, symbol, markTicks(i)!, indexTicks(i)!);
     } else {
-      facts.observeFunding(symbol, Number(decoder.decode(rateBytes.subarray(rateOffsets[i]!, rateOffsets[i + 1]!))));
+      facts.observeFunding(symbol, Number(decoder.decode(rateBytes.subarray(rateOffsets[i]!, rateOffsets[i + 1]!))), ts[i]!);
     }
   }
 }
