@@ -14,3 +14,5 @@ export { register as verify } from './verify.ts';
 export { register as demo } from './demo.ts';
 export { register as sweep } from './sweep.ts';
 export { register as worker } from './worker.ts';
+export { register as facts } from './facts.ts';
+export { register as impact } from './impact.ts';
