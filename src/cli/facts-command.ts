@@ -87,17 +87,30 @@ export async function factsOfFiles(
   options: { tickSize?: string | undefined; lotSize?: string | undefined; symbol?: string | undefined; skipBadRows?: boolean },
   horizonSec = 60,
 ): Promise<SymbolFactsReport[]> {
+  return (await factsOfFilesAt(files, format, options, [horizonSec]))[0]!;
+}
+
+/** {@link factsOfFiles} at several return horizons in one pass over the files: one report list per horizon. */
+export async function factsOfFilesAt(
+  files: readonly string[],
+  format: SourceFormat | undefined,
+  options: { tickSize?: string | undefined; lotSize?: string | undefined; symbol?: string | undefined; skipBadRows?: boolean },
+  horizonsSec: readonly number[],
+): Promise<SymbolFactsReport[][]> {
   const sources = await openMarketSources(files, format, options);
   const units: Record<string, SymbolUnits> = {};
   for (const s of sources) Object.assign(units, s.instruments);
-  const facts = new MarketFacts(units, horizonSec);
+  const all = horizonsSec.map((h) => new MarketFacts(units, h));
+  const observe = (r: MarketRecord) => {
+    for (const f of all) f.observe(r);
+  };
   if (sources.length === 1) {
-    for await (const chunk of sources[0]!.records.chunks()) for (const r of chunk) facts.observe(r);
+    for await (const chunk of sources[0]!.records.chunks()) for (const r of chunk) observe(r);
   } else {
     const merged = mergeByTime(sources.map((s, i) => ({ items: s.records, priority: i, name: s.name })), (r: MarketRecord) => r.recvNs);
-    for await (const m of merged) facts.observe(m.item);
+    for await (const m of merged) observe(m.item);
   }
-  return facts.report();
+  return all.map((f) => f.report());
 }
 
 /** The facts of a scenario run in-process (seeded: the same report for the same inputs). */

@@ -16,6 +16,8 @@ export interface SymbolFactsReport {
   lot_size: string | null;
   /** First to last record, seconds. */
   duration_sec: number;
+  /** The last mid seen, ticks (null without a two-sided book). */
+  last_mid_ticks: number;
   spread: {
     /** Where the touch came from: quote rows when the source has them, else the rebuilt book. */
     source: 'quotes' | 'book' | 'none';
@@ -51,6 +53,11 @@ export interface SymbolFactsReport {
   returns: {
     horizon_sec: number;
     count: number;
+    /** Standard deviation of r. */
+    std_dev: number;
+    /** Returns more than 4 standard deviations from the mean (jumps), and their root mean square. */
+    beyond_4sd: number;
+    beyond_4sd_rms: number;
     /** Hill tail index of |r| (largest 5 %). */
     hill_tail_index: number;
     kurtosis: number;
@@ -126,6 +133,7 @@ export class MarketFacts {
       tick_size: units?.tickSize ?? null,
       lot_size: units?.lotSize ?? null,
       duration_sec: s.firstNs === undefined ? 0 : Number(s.lastNs! - s.firstNs) / 1e9,
+      last_mid_ticks: s.lastMid ?? Number.NaN,
       spread: { source: s.quoteTop.observations > 0 ? 'quotes' : s.bookTop.observations > 0 ? 'book' : 'none', ...spreadStats(top.spreadWeights) },
       depth: {
         touch_lots: top.touchWeightNs > 0 ? top.touchLotsNs / top.touchWeightNs : Number.NaN,
@@ -147,6 +155,7 @@ export class MarketFacts {
       returns: {
         horizon_sec: this.horizonSec,
         count: returns.length,
+        ...jumpStats(returns),
         hill_tail_index: hillTailIndex(returns),
         kurtosis: kurtosis(returns),
         acf,
@@ -187,6 +196,14 @@ function fundingFacts(s: SymbolFacts): SymbolFactsReport['funding'] {
     mean_abs_rate_per_8h: mean(per8h),
     sign_follows_basis: signed.length === 0 ? Number.NaN : signed.filter((x) => Math.sign(x.rate) === Math.sign(x.basisBps)).length / signed.length,
   };
+}
+
+/** Standard deviation of `xs` and the returns beyond 4 of them (count, root mean square). */
+function jumpStats(xs: readonly number[]): { std_dev: number; beyond_4sd: number; beyond_4sd_rms: number } {
+  const m = mean(xs);
+  const sd = Math.sqrt(mean(xs.map((x) => (x - m) * (x - m))));
+  const jumps = xs.filter((x) => Math.abs(x - m) > 4 * sd);
+  return { std_dev: sd, beyond_4sd: jumps.length, beyond_4sd_rms: Math.sqrt(mean(jumps.map((x) => x * x))) };
 }
 
 /** 1 … n. */

@@ -43,6 +43,11 @@ export class SymbolFacts {
   private lastMark: number | undefined;
   private lastIndex: number | undefined;
   private lastMidTicks: number | undefined;
+
+  /** The last mid seen, ticks. */
+  get lastMid(): number | undefined {
+    return this.lastMidTicks;
+  }
   /** (mark − index) / index at each mark record, bps. */
   readonly basisBps: number[] = [];
   /** (mid − index) / index at each mark record with a mid, bps: the perp's own premium. */

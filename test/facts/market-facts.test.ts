@@ -89,6 +89,10 @@ describe('perpsim facts on hand-computed records', () => {
     ]);
     const returns = [Math.log(1010 / 1000), Math.log(1030 / 1010), Math.log(1144 / 1040)];
     expect(r.returns.count).toBe(3);
+    const m3 = (returns[0]! + returns[1]! + returns[2]!) / 3;
+    expect(r.returns.std_dev).toBeCloseTo(Math.sqrt(returns.reduce((acc, x) => acc + (x - m3) ** 2, 0) / 3), 12);
+    expect(r.returns.beyond_4sd).toBe(0); // three returns cannot be 4 sd from their mean
+    expect(r.last_mid_ticks).toBe(1030);
     expect(r.returns.horizon_sec).toBe(60);
     // volumes of the returns' minutes: 3, 0, 4 (minute 4 starts a new segment: no return).
     expect(r.returns.volume_abs_return_corr).toBeCloseTo(correlation([3, 0, 4], returns.map(Math.abs)), 12);

@@ -16,3 +16,4 @@ export { register as sweep } from './sweep.ts';
 export { register as worker } from './worker.ts';
 export { register as facts } from './facts.ts';
 export { register as impact } from './impact.ts';
+export { register as calibrate } from './calibrate.ts';
