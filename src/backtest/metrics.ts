@@ -87,12 +87,22 @@ function mean(xs: readonly number[]): number {
 }
 
 /**
+ * Fewest period returns a Sharpe or Sortino ratio is computed from: below this the estimate is
+ * noise (a 5-minute run sampled every minute gave a "Sharpe" of −1294 from 5 returns), so the
+ * ratio is null. The default sampling (`adaptiveSampleIntervalNs`) gives ≥ 300 returns to any run
+ * of 5 minutes or more.
+ */
+export const MIN_RETURNS_FOR_RATIOS = 30;
+
+/**
  * Annualized Sharpe ratio: mean period return / sample standard deviation (n − 1) of period
- * returns × √(periods per year); risk-free rate 0. Null with fewer than two returns or no
- * variance.
+ * returns × √(periods per year); risk-free rate 0. Null with fewer than
+ * `MIN_RETURNS_FOR_RATIOS` returns or no variance.
  */
 export function sharpe(returns: readonly number[], perYear: number): number | null {
-  if (returns.length < 2) return null;
+  if (returns.length < MIN_RETURNS_FOR_RATIOS) return null;
+  // Equal returns have no variance; summing them in floating point would leave a tiny sd and a huge ratio.
+  if (returns.every((r) => r === returns[0])) return null;
   const m = mean(returns);
   let ss = 0;
   for (const r of returns) ss += (r - m) ** 2;
@@ -103,10 +113,10 @@ export function sharpe(returns: readonly number[], perYear: number): number | nu
 /**
  * Annualized Sortino ratio: mean period return / downside deviation × √(periods per year),
  * where downside deviation = √(Σ min(r, 0)² / n) over all n returns (target 0). Null with fewer
- * than two returns or no losing period.
+ * than `MIN_RETURNS_FOR_RATIOS` returns or no losing period.
  */
 export function sortino(returns: readonly number[], perYear: number): number | null {
-  if (returns.length < 2) return null;
+  if (returns.length < MIN_RETURNS_FOR_RATIOS) return null;
   let ss = 0;
   for (const r of returns) if (r < 0) ss += r * r;
   const dd = Math.sqrt(ss / returns.length);
@@ -244,84 +254,4 @@ export function timeInMarket(fills: readonly FillRecord[], startNs: TimeNs, endN
   }
   if (openCount > 0) inside += endNs - since;
   return Number((inside * 1_000_000n) / span) / 1_000_000;
-}
-
-/** Every metric of a backtest, as report.json carries it. */
-export interface BacktestMetrics {
-  starting_equity: string;
-  ending_equity: string;
-  net_pnl: string;
-  realized_trading_pnl: string;
-  fees: string;
-  funding_received: string;
-  funding_paid: string;
-  unrealized_pnl: string;
-  return_on_equity: number | null;
-  annualized_return: number | null;
-  sharpe_annualized: number | null;
-  sortino_annualized: number | null;
-  max_drawdown: string;
-  max_drawdown_pct: number;
-  max_drawdown_duration_s: number;
-  calmar: number | null;
-  orders: number;
-  orders_accepted: number;
-  orders_rejected: number;
-  orders_canceled: number;
-  fills: number;
-  fill_ratio: number | null;
-  volume_lots: number;
-  volume_notional: string;
-  maker_share: number | null;
-  turnover: number | null;
-  avg_position_notional: string;
-  max_position_notional: string;
-  max_position_lots: Record<string, number>;
-  time_in_market: number;
-  liquidations: number;
-}
-
-/** All metrics of a run. */
-export function computeMetrics(r: BacktestResult): BacktestMetrics {
-  const pnl = pnlParts(r.final, r.funding);
-  const roe = returnOnEquity(pnl.net, r.startingCash);
-  const returns = periodReturns(r.samples, r.sampleIntervalNs);
-  const perYear = periodsPerYear(r.sampleIntervalNs);
-  const dd = maxDrawdown(r.samples);
-  const annual = roe === null ? null : annualizedReturn(roe, r.endNs - r.startNs);
-  const v = volume(r.fills);
-  const pos = positionStats(r.samples, r.fills, r.symbols);
-  return {
-    starting_equity: formatMoney(r.startingCash),
-    ending_equity: formatMoney(r.startingCash + pnl.net),
-    net_pnl: formatMoney(pnl.net),
-    realized_trading_pnl: formatMoney(pnl.realizedTrading),
-    fees: formatMoney(pnl.fees),
-    funding_received: formatMoney(pnl.fundingReceived),
-    funding_paid: formatMoney(pnl.fundingPaid),
-    unrealized_pnl: formatMoney(pnl.unrealized),
-    return_on_equity: roe,
-    annualized_return: annual,
-    sharpe_annualized: sharpe(returns, perYear),
-    sortino_annualized: sortino(returns, perYear),
-    max_drawdown: formatMoney(dd.value),
-    max_drawdown_pct: dd.fraction * 100,
-    max_drawdown_duration_s: Number(dd.durationNs / 1_000_000n) / 1000,
-    calmar: annual === null ? null : calmar(annual, dd.fraction),
-    orders: r.orders.submitted,
-    orders_accepted: r.orders.accepted,
-    orders_rejected: r.orders.rejected,
-    orders_canceled: r.orders.canceled,
-    fills: r.fills.length,
-    fill_ratio: fillRatio(v.lots, r.orders.acceptedLots),
-    volume_lots: v.lots,
-    volume_notional: formatMoney(v.notional),
-    maker_share: makerShare(v),
-    turnover: turnover(v, r.startingCash),
-    avg_position_notional: formatMoney(pos.avgNotional),
-    max_position_notional: formatMoney(pos.maxNotional),
-    max_position_lots: pos.maxLots,
-    time_in_market: timeInMarket(r.fills, r.startNs, r.endNs),
-    liquidations: r.liquidations,
-  };
 }

@@ -5,6 +5,7 @@ import type { Account } from '../venue/account.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
+import { MARKOUT_HORIZONS_S, scheduleMarkouts, touchOf, TouchTracker, type TouchTime } from './market-watch.ts';
 
 /** One fill of the strategy, as the venue booked it. */
 export interface FillRecord {
@@ -15,6 +16,12 @@ export interface FillRecord {
   side: Side;
   /** Decimal text, the maker's price. */
   price: string;
+  priceTicks: number;
+  /** The touch right after the fill (decimal text, null for an empty side). */
+  bid: string | null;
+  ask: string | null;
+  /** Mid × 2 in ticks `MARKOUT_HORIZONS_S` after the fill; null past the end of the run or on a one-sided book. */
+  midAfterX2: (number | null)[];
   qty: number;
   /** price × qty × multiplier. */
   notional: Money;
@@ -51,6 +58,9 @@ export interface EquitySample {
   positions: number[];
   /** Mark price per symbol, decimal text. */
   marks: string[];
+  /** Best bid and ask per symbol, decimal text (null for an empty side). */
+  bids: (string | null)[];
+  asks: (string | null)[];
   /** Σ |position| × mark × multiplier over symbols. */
   grossNotional: Money;
 }
@@ -64,6 +74,8 @@ export interface OrderCounts {
   /** Σ quantity of accepted orders, lots. */
   acceptedLots: number;
   canceled: number;
+  /** Rejects counted by reason (`r`, with the text for UNKNOWN). */
+  rejectReasons: Record<string, number>;
 }
 
 /**
@@ -75,7 +87,9 @@ export class BacktestRecorder {
   readonly fills: FillRecord[] = [];
   readonly funding: FundingRecordOfRun[] = [];
   readonly samples: EquitySample[] = [];
-  readonly orders: OrderCounts = { submitted: 0, accepted: 0, rejected: 0, acceptedLots: 0, canceled: 0 };
+  readonly orders: OrderCounts = { submitted: 0, accepted: 0, rejected: 0, acceptedLots: 0, canceled: 0, rejectReasons: {} };
+  /** One touch tracker per market, in the venue's market order. */
+  private readonly touch: TouchTracker[];
   /** Instants (ns) at which the venue started liquidating the account. */
   private readonly liquidationInstants = new Set<bigint>();
   private readonly lastFees = new Map<Market, Money>();
@@ -83,16 +97,26 @@ export class BacktestRecorder {
   private readonly lastFunding = new Map<Market, Money>();
   private readonly detach: () => void;
 
+  /** `endNs`: the end of the run (markouts are measured only up to it). */
   constructor(
     private readonly venue: Venue,
     private readonly account: Account,
+    private readonly endNs: bigint,
   ) {
+    this.touch = venue.markets.map((m) => new TouchTracker(m, venue.clock.nowNs));
     this.detach = venue.subscribe({
       orderFeed: (userId, feed) => {
         if (userId === account.id) this.onFeed(feed);
       },
       fundingSettled: (market) => this.onFunding(market),
+      bookChanged: (market) => this.touch[market.index]?.check(venue.clock.nowNs),
     });
+  }
+
+  /** Time at the touch per symbol, closed at the current sim time. */
+  touchTimes(): TouchTime[] {
+    for (const t of this.touch) t.close(this.venue.clock.nowNs);
+    return this.touch.map((t) => ({ ...t.time }));
   }
 
   get symbols(): string[] {
@@ -110,7 +134,12 @@ export class BacktestRecorder {
     let gross = 0n;
     const positions: number[] = [];
     const marks: string[] = [];
+    const bids: (string | null)[] = [];
+    const asks: (string | null)[] = [];
     for (const m of markets) {
+      const touch = touchOf(m);
+      bids.push(touch.bidTicks === null ? null : m.instrument.tick.toPrice(touch.bidTicks));
+      asks.push(touch.askTicks === null ? null : m.instrument.tick.toPrice(touch.askTicks));
       const p = this.account.findPosition(m);
       const net = p?.position.netLots ?? 0;
       positions.push(net);
@@ -119,7 +148,7 @@ export class BacktestRecorder {
       gross += BigInt(Math.abs(net)) * BigInt(m.markTicks) * m.instrument.tickLotMoney;
     }
     const cash = this.account.cash;
-    this.samples.push({ tNs: this.venue.clock.nowNs, equity: cash + unrealized, cash, unrealized, positions, marks, grossNotional: gross });
+    this.samples.push({ tNs: this.venue.clock.nowNs, equity: cash + unrealized, cash, unrealized, positions, marks, bids, asks, grossNotional: gross });
   }
 
   stop(): void {
@@ -128,6 +157,8 @@ export class BacktestRecorder {
 
   private onFeed(feed: OrderFeed): void {
     const o = feed.o;
+    const market = o === undefined ? undefined : this.venue.market(o.s);
+    if (market !== undefined) this.touch[market.index]?.onFeed(feed, this.venue.clock.nowNs);
     switch (feed.t) {
       case 'n':
         this.orders.submitted++;
@@ -138,6 +169,7 @@ export class BacktestRecorder {
       case 'j':
         this.orders.submitted++;
         this.orders.rejected++;
+        this.countReject(feed);
         break;
       case 'c':
         this.orders.canceled++;
@@ -157,6 +189,10 @@ export class BacktestRecorder {
     const realized = p.tradingPnl - (this.lastTrading.get(market) ?? 0n);
     this.lastFees.set(market, p.fees);
     this.lastTrading.set(market, p.tradingPnl);
+    const touch = touchOf(market);
+    const tick = market.instrument.tick;
+    const midAfterX2: (number | null)[] = MARKOUT_HORIZONS_S.map(() => null);
+    scheduleMarkouts(this.venue, market, this.endNs, midAfterX2);
     this.fills.push({
       tNs: joinNs(feed.ts, feed.tn),
       symbol: xs.s,
@@ -164,6 +200,10 @@ export class BacktestRecorder {
       tradeId: xs.tid,
       side: xs.d,
       price: xs.p,
+      priceTicks: tick.toTicks(xs.p) ?? 0,
+      bid: touch.bidTicks === null ? null : tick.toPrice(touch.bidTicks),
+      ask: touch.askTicks === null ? null : tick.toPrice(touch.askTicks),
+      midAfterX2,
       qty: xs.q,
       notional: parseMoney(xs.p) * BigInt(xs.q) * BigInt(market.instrument.multiplier),
       fee,
@@ -172,6 +212,11 @@ export class BacktestRecorder {
       liquidation: feed.o!.liq,
       positionAfter: p.position.netLots,
     });
+  }
+
+  private countReject(feed: OrderFeed): void {
+    const reason = feed.r === undefined || feed.r === 'UNKNOWN' ? (feed.txt === undefined ? (feed.r ?? 'UNKNOWN') : `UNKNOWN (${feed.txt})`) : feed.r;
+    this.orders.rejectReasons[reason] = (this.orders.rejectReasons[reason] ?? 0) + 1;
   }
 
   private onFunding(market: Market): void {

@@ -1,6 +1,6 @@
 import { formatMoney } from '../core/money.ts';
 import { formatDuration, formatTimestampNs } from '../core/time.ts';
-import { computeMetrics, type BacktestMetrics } from './metrics.ts';
+import { computeMetrics, type BacktestMetrics } from './all-metrics.ts';
 import type { BacktestResult } from './runner.ts';
 
 /** Version of report.json's layout. */

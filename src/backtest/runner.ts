@@ -7,6 +7,7 @@ import { buildRun, type RunOptions } from '../run/build-run.ts';
 import { InProcessPort } from '../sim/in-process-port.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { attachStrategy, type Strategy } from '../strategy/strategy.ts';
+import type { TouchTime } from './market-watch.ts';
 import { BacktestRecorder, type EquitySample, type FillRecord, type FundingRecordOfRun, type OrderCounts } from './recorder.ts';
 import { oneLine } from './strategy-module.ts';
 import { TrackedPort } from './tracked-port.ts';
@@ -26,7 +27,7 @@ export interface BacktestConfig {
   username?: string;
   /** Starting cash of the strategy's account, decimal text (default 1,000,000). */
   startingCash?: string;
-  /** Equity sampling interval on the sim clock (default 60 s). */
+  /** Equity sampling interval on the sim clock (default: `adaptiveSampleIntervalNs` of the run's length). */
   sampleIntervalNs?: TimeNs;
   /** Latency of the strategy's order path and market data (default: the scenario's, else 1 ms + jitter). */
   orderLatency?: LatencyModelSpec;
@@ -55,6 +56,8 @@ export interface BacktestResult {
   samples: EquitySample[];
   orders: OrderCounts;
   liquidations: number;
+  /** Per symbol, time with a resting order at the best bid / ask (maker statistics). */
+  touchTimes: TouchTime[];
   /** The account at the end (exact): trading PnL, fees, funding received, unrealized, cash. */
   final: { tradingPnl: Money; fees: Money; funding: Money; unrealized: Money; cash: Money; equity: Money };
   /** Venue state hash at the end (before the strategy's onStop). */
@@ -65,7 +68,21 @@ export interface BacktestResult {
 
 export const DEFAULT_BACKTEST_USER = 'strategy';
 export const DEFAULT_STARTING_CASH = '1000000';
-export const DEFAULT_SAMPLE_INTERVAL_NS = 60n * NS_PER_S;
+
+/** Sampling intervals the default chooses from, finest first. */
+const SAMPLE_STEPS_S = [1n, 5n, 10n, 30n, 60n, 300n, 900n, 3600n];
+/** The default sampling keeps a run under this many samples. */
+export const MAX_DEFAULT_SAMPLES = 2000n;
+
+/**
+ * The default equity sampling interval: the finest of 1 s, 5 s, 10 s, 30 s, 1 min, 5 min,
+ * 15 min, 1 h that keeps the run within `MAX_DEFAULT_SAMPLES` samples. A 5-minute replay gets
+ * 300 one-second returns instead of 5 one-minute ones; a day gets 1-minute samples.
+ */
+export function adaptiveSampleIntervalNs(durationNs: TimeNs): TimeNs {
+  for (const s of SAMPLE_STEPS_S) if (durationNs / (s * NS_PER_S) <= MAX_DEFAULT_SAMPLES) return s * NS_PER_S;
+  return SAMPLE_STEPS_S[SAMPLE_STEPS_S.length - 1]! * NS_PER_S;
+}
 
 /** The strategy did something the run cannot go on from (its own exception, or a hang at start). */
 export class BacktestError extends Error {}
@@ -93,8 +110,8 @@ export async function runBacktest(strategy: Strategy, config: BacktestConfig): P
   const account = sim.venue.addUser(username, startingCash);
   const inner = new InProcessPort(sim.venue, account, built.portLatency(username, { order: config.orderLatency, marketData: config.marketDataLatency }));
   const port = new TrackedPort(inner);
-  const recorder = new BacktestRecorder(sim.venue, account);
-  const interval = config.sampleIntervalNs ?? DEFAULT_SAMPLE_INTERVAL_NS;
+  const recorder = new BacktestRecorder(sim.venue, account, sim.endNs);
+  const interval = config.sampleIntervalNs ?? adaptiveSampleIntervalNs(sim.endNs - sim.startNs);
   if (interval <= 0n) throw new RangeError('sampleIntervalNs must be positive');
 
   config.setup?.(sim);
@@ -214,6 +231,7 @@ function collect(sim: Simulation, config: BacktestConfig, recorder: BacktestReco
     samples: recorder.samples,
     orders: { ...recorder.orders },
     liquidations: recorder.liquidations,
+    touchTimes: recorder.touchTimes(),
     final: { tradingPnl, fees, funding, unrealized, cash: account.cash, equity: account.cash + unrealized },
     stateHash: sim.venue.stateHash(),
     events,

@@ -36,6 +36,8 @@ export interface BacktestRequest {
   cash?: string;
   /** Output directory (default `out/backtest-<strategy>-<scenario>-<seed>`). */
   outDir?: string;
+  /** `--sample-interval`: equity sampling on the sim clock (default adapts to the run length). */
+  sampleIntervalNs?: bigint;
 }
 
 /** What a backtest wrote. */
@@ -80,6 +82,7 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
   if (request.outDir !== undefined) prepareOutDir('--out', request.outDir); // before the run: a bad path fails fast
   const warning = costWarning('backtest', request.durationNs ?? parseDuration(scenario.duration) ?? 0n);
   if (warning !== undefined) progressOut.write(`${warning}\n`);
+  if (request.sampleIntervalNs !== undefined) config.sampleIntervalNs = request.sampleIntervalNs;
   let progress: Progress | undefined;
   config.onProgress = (tNs, startNs, endNs) => {
     progress ??= new Progress(progressOut, startNs, endNs, `perpsim backtest ${name}`);

@@ -43,6 +43,7 @@ describe('perpsim backtest', () => {
     ['params the constructor rejects', [join(tmp.dir, 'picky.ts'), '--params', '{"size":0}'], /^picky\.ts: params rejected: size must be positive$/],
     ['an unknown scenario', [MM, '--scenario', 'no-such-scenario'], /no-such-scenario/],
     ['a bad --cash', [MM, '--cash', 'lots'], /^--cash must be a positive decimal amount/],
+    ['a bad --sample-interval', [MM, '--sample-interval', 'often'], /^--sample-interval must be a positive duration/],
   ];
   for (const [what, args, message] of cases) {
     it(`rejects ${what} with exit code 2 and one line naming the problem`, async () => {
@@ -71,8 +72,10 @@ describe('perpsim backtest', () => {
     expect(String(arrow.getChild('price')!.get(0))).toBe(csvRows[1]!.split(',')[5]);
     const equity = readFileSync(join(out, 'equity.csv'), 'utf8').trimEnd().split('\n');
     expect(equity[0]).toBe('time,equity,cash,unrealized,gross_notional,position_BTCUSD-PERP,position_ETHUSD-PERP,mark_BTCUSD-PERP,mark_ETHUSD-PERP');
-    expect(equity).toHaveLength(1 + 3); // 0, 1 and 2 minutes
-    expect(equity[3]!.split(',')[1]).toBe(report.metrics.ending_equity);
+    // The default sampling adapts to the run: every second of a 2-minute run (0 … 119 s and the end).
+    expect(report.sample_interval).toBe('1s');
+    expect(equity).toHaveLength(1 + 121);
+    expect(equity[121]!.split(',')[1]).toBe(report.metrics.ending_equity);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/^<!doctype html>/i);
   });
 });
@@ -93,6 +96,16 @@ describe.skipIf(capture.missing)(capture.title, () => {
     expect(report.scenario).toBe('replay-btcusdt_20240808');
     expect(report.symbols).toContain('BTCUSDT-PERP');
     expect(report.metrics.orders).toBeGreaterThan(0);
+  });
+
+  it('samples equity at the interval --sample-interval asks for', async () => {
+    const out = join(tmp.dir, 'replay-15s');
+    const file = join(capture.dir, 'usdm/btcusdt_20240808.gz');
+    const { code } = await run(MM, '--replay', file, '--params', '{"symbol":"BTCUSDT-PERP"}', '--duration', '1m', '--sample-interval', '15s', '--out', out);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.sample_interval).toBe('15s');
+    expect(readFileSync(join(out, 'equity.csv'), 'utf8').trimEnd().split('\n')).toHaveLength(1 + 5); // 0, 15, 30, 45 s and the end
   });
 
   it('names a missing replay file in one line', async () => {

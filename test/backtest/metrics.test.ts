@@ -6,6 +6,7 @@ import {
   fillRatio,
   makerShare,
   maxDrawdown,
+  MIN_RETURNS_FOR_RATIOS,
   periodReturns,
   periodsPerYear,
   pnlParts,
@@ -24,7 +25,7 @@ const m = parseMoney;
 const eq = (points: [number, string][]) => points.map(([sec, equity]) => ({ tNs: BigInt(sec) * S, equity: m(equity) }));
 
 function fill(sec: number, symbol: string, side: 'B' | 'S', price: string, qty: number, maker: boolean, positionAfter: number): FillRecord {
-  return { tNs: BigInt(sec) * S, symbol, orderId: 'o', tradeId: 't', side, price, qty, notional: m(price) * BigInt(qty), fee: 0n, realized: 0n, maker, liquidation: false, positionAfter };
+  return { tNs: BigInt(sec) * S, symbol, orderId: 'o', tradeId: 't', side, price, priceTicks: Math.round(Number(price)), bid: null, ask: null, midAfterX2: [null, null, null], qty, notional: m(price) * BigInt(qty), fee: 0n, realized: 0n, maker, liquidation: false, positionAfter };
 }
 
 describe('backtest metrics on hand-computed examples', () => {
@@ -50,20 +51,28 @@ describe('backtest metrics on hand-computed examples', () => {
   });
 
   it('annualizes Sharpe with the sample deviation and √(periods per year)', () => {
-    // returns 0.01, −0.01, 0.02: mean 0.00666…, sample sd = √(((1/3)² + (5/3)² + (4/3)²)·1e-4 / 2) = √(7/3)·0.01
+    // returns (0.01, −0.01, 0.02) × 10: mean 0.00666…, Σ(r − mean)² = 10 · (14/3)·1e-4, sample sd = √(140/3 / 29)·0.01
     const perYear = periodsPerYear(86_400n * S); // daily: 365
     expect(perYear).toBe(365);
-    const expected = (0.02 / 3 / (Math.sqrt(7 / 3) * 0.01)) * Math.sqrt(365);
-    expect(sharpe([0.01, -0.01, 0.02], perYear)).toBeCloseTo(expected, 12);
-    expect(sharpe([0.01, 0.01], perYear)).toBeNull(); // no variance
-    expect(sharpe([0.01], perYear)).toBeNull();
+    const returns = Array.from({ length: 10 }, () => [0.01, -0.01, 0.02]).flat();
+    const expected = (0.02 / 3 / (Math.sqrt(140 / 3 / 29) * 0.01)) * Math.sqrt(365);
+    expect(sharpe(returns, perYear)).toBeCloseTo(expected, 12);
+    expect(sharpe(Array(30).fill(0.01), perYear)).toBeNull(); // no variance
+  });
+
+  it('leaves Sharpe and Sortino undefined below 30 returns rather than report noise', () => {
+    expect(MIN_RETURNS_FOR_RATIOS).toBe(30);
+    const returns = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? 0.01 : -0.02));
+    expect(sharpe(returns.slice(0, 29), 365)).toBeNull();
+    expect(sortino(returns.slice(0, 29), 365)).toBeNull();
+    expect(sharpe(returns.concat(returns, returns), 365)).not.toBeNull();
   });
 
   it('annualizes Sortino with the downside deviation over all periods', () => {
-    // returns 0.04, −0.01, 0.02, −0.03: mean 0.005; downside deviation √((0.0001 + 0.0009) / 4)
+    // returns (0.04, −0.01, 0.02, −0.03) × 8: mean 0.005; downside deviation √(8 · (0.0001 + 0.0009) / 32)
     const expected = (0.005 / Math.sqrt(0.001 / 4)) * Math.sqrt(365);
-    expect(sortino([0.04, -0.01, 0.02, -0.03], 365)).toBeCloseTo(expected, 12);
-    expect(sortino([0.01, 0.02], 365)).toBeNull(); // no losing period
+    expect(sortino(Array.from({ length: 8 }, () => [0.04, -0.01, 0.02, -0.03]).flat(), 365)).toBeCloseTo(expected, 12);
+    expect(sortino(Array(30).fill(0.01), 365)).toBeNull(); // no losing period
   });
 
   it('finds the deepest drawdown and the longest time under water', () => {

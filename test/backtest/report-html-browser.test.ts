@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,8 +32,11 @@ const ARGS = [
 ];
 
 const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+/** Screenshots for people to look at (git-ignored). */
+const SHOTS = join(import.meta.dirname, '../../out/screenshots');
+const REPORT = sampleReportInput(7200);
 const pages: Record<string, string> = {
-  '/report.html': renderReportHtml(sampleReportInput(7200)),
+  '/report.html': renderReportHtml(REPORT),
   '/evil.html': renderReportHtml({ ...sampleReportInput(600), strategy: evil, params: { [evil]: evil } }),
   '/empty.html': renderReportHtml(emptyInput()),
 };
@@ -103,44 +106,60 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('report.html in headless Chromium', ()
     return { ...v, page };
   }
 
-  it('loads without console errors or network requests and draws every chart', async () => {
+  it('draws the charts with lightweight-charts, one marker per fill, without console errors or network requests', async () => {
     const v = await visit('/report.html');
-    const charts = await v.page.$$eval('svg.chart', (svgs) =>
-      svgs.map((svg) => {
-        const box = svg.getBoundingClientRect();
-        // Drawn marks: paths with a non-empty box (lines, areas, markers) and the PnL bars.
-        const marks = [...svg.querySelectorAll('path, polyline, rect.bar')].filter((el) => {
-          const b = (el as unknown as { getBBox(): { width: number; height: number } }).getBBox();
-          return b.width > 0 && b.height > 0;
-        });
-        const points = [...svg.querySelectorAll('path')].reduce((n, p) => n + (p.getAttribute('d')?.length ?? 0), 0);
-        return { id: svg.getAttribute('data-chart'), width: box.width, height: box.height, marks: marks.length, points };
-      }),
-    );
-    const scripts = await v.page.$$eval('script', (els) => els.length);
+    await v.page.waitForSelector('#charts[data-ready="1"]', { timeout: 20_000 });
+    // In the page (a string: this file is compiled without the DOM's types).
+    const info = (await v.page.evaluate(`(() => {
+      const r = window.perpsimReport;
+      const root = document.getElementById('charts');
+      const box = root.getBoundingClientRect();
+      return {
+        markers: Object.fromEntries(Object.entries(r.markers).map(([k, m]) => [k, m.markers().length])),
+        panes: r.chart.panes().length,
+        canvases: root.querySelectorAll('canvas').length,
+        width: box.width,
+        height: box.height,
+        attr: root.getAttribute('data-markers'),
+      };
+    })()`)) as { markers: Record<string, number>; panes: number; canvases: number; width: number; height: number; attr: string };
+    // Hovering the chart shows the details box.
+    const box = (await v.page.locator('#charts').boundingBox())!;
+    await v.page.mouse.move(box.x + box.width / 2, box.y + 100);
+    await v.page.waitForSelector('#chart-tip:not([hidden])', { timeout: 5000 });
+    const tip = await v.page.$eval('#chart-tip', (el) => el.textContent ?? '');
+    mkdirSync(SHOTS, { recursive: true });
+    await v.page.screenshot({ path: join(SHOTS, 'report.png'), fullPage: true });
     await v.page.close();
     expect(v.errors).toEqual([]);
     expect(v.requests).toEqual([base + '/report.html']);
-    expect(scripts).toBe(0);
-    expect(charts.map((c) => c.id)).toEqual(['equity', 'drawdown', 'pnl', 'price-0', 'position-0', 'price-1', 'position-1']);
-    for (const c of charts) {
-      expect(c.width, `${c.id} width`).toBeGreaterThan(300);
-      expect(c.height, `${c.id} height`).toBeGreaterThan(100);
-      expect(c.marks, `${c.id} marks`).toBeGreaterThan(0);
-    }
-    // The price chart carries the line and the four kinds of fill markers.
-    expect(charts.find((c) => c.id === 'price-0')!.marks).toBeGreaterThanOrEqual(5);
+    const fills = REPORT.series.fills;
+    expect(info.markers).toEqual({
+      'BTCUSD-PERP': fills.filter((f) => f.symbol === 'BTCUSD-PERP').length,
+      'ETHUSD-PERP': fills.filter((f) => f.symbol === 'ETHUSD-PERP').length,
+    });
+    expect(Number(info.attr)).toBe(fills.length);
+    // two price panes, position, equity, drawdown
+    expect(info.panes).toBe(5);
+    expect(info.canvases).toBeGreaterThan(5);
+    expect(info.width).toBeGreaterThan(300);
+    expect(info.height).toBeGreaterThan(600);
+    expect(tip).toMatch(/^2025-09-24 \d\d:\d\d:\d\d UTC\n/);
+    expect(tip).toContain('equity: ');
   });
 
   it('shows hostile strategy names and parameters as text and runs nothing', async () => {
     const v = await visit('/evil.html');
     const shown = await v.page.$eval('pre.params', (el) => el.textContent ?? '');
     const header = await v.page.$eval('header', (el) => el.textContent ?? '');
-    const injected = await v.page.$$eval('img, script', (els) => els.length);
+    const injected = await v.page.$$eval('img', (els) => els.length);
+    // the page's own three: the data block, the library and the chart script
+    const scripts = await v.page.$$eval('script', (els) => els.length);
     await v.page.close();
     expect(JSON.parse(shown)).toEqual({ [evil]: evil });
     expect(header).toContain(`strategy ${evil}`);
     expect(injected).toBe(0);
+    expect(scripts).toBe(3);
     expect(v.dialogs).toBe(0);
     expect(v.errors).toEqual([]);
     expect(v.requests).toEqual([base + '/evil.html']);
@@ -150,7 +169,7 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('report.html in headless Chromium', ()
     const v = await visit('/empty.html');
     const empties = await v.page.$$eval('[data-chart-empty]', (els) => els.map((e) => e.getAttribute('data-chart-empty')));
     await v.page.close();
-    expect(empties).toEqual(['equity', 'drawdown', 'metrics']);
+    expect(empties).toEqual(['equity', 'metrics']);
     expect(v.errors).toEqual([]);
   });
 });

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { downsampleMinMax } from '../../src/backtest/report-html/downsample.ts';
+import { displayMoney } from '../../src/backtest/metric-table.ts';
+import { chartData, scriptJson } from '../../src/backtest/report-html/chart-data.ts';
 import { drawdownFromEquity } from '../../src/backtest/report-html/drawdown.ts';
 import { escapeHtml } from '../../src/backtest/report-html/escape.ts';
 import { renderReportHtml, type ReportHtmlInput } from '../../src/backtest/report-html/index.ts';
-import { pnlBars } from '../../src/backtest/report-html/pnl-chart.ts';
-import { formatNumber, formatTick, niceTicks, timeTicks } from '../../src/backtest/report-html/ticks.ts';
-import { RandomStream } from '../../src/random/random-stream.ts';
 import { START_NS, sampleReportInput } from './report-html.fixture.ts';
 
 const H = 3_600_000_000_000n;
@@ -28,10 +26,16 @@ function emptyInput(overrides: Partial<ReportHtmlInput> = {}): ReportHtmlInput {
   };
 }
 
-/** The `d` attributes of the paths with this class inside the chart `data-chart=id`. */
-function chartPaths(html: string, id: string, cls: string): string[] {
-  const svg = new RegExp(`<svg class="chart" data-chart="${id}"[\\s\\S]*?</svg>`).exec(html)?.[0] ?? '';
-  return [...svg.matchAll(new RegExp(`<path class="${cls}" d="([^"]*)"`, 'g'))].map((m) => m[1]!);
+/** The JSON data block the page's script draws from. */
+function dataOf(html: string): ReturnType<typeof chartData> {
+  const m = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  if (m === null) throw new Error('no data block');
+  return JSON.parse(m[1]!);
+}
+
+/** The page without its inlined scripts (the library's source is not ours to inspect). */
+function withoutScripts(html: string): string {
+  return html.replace(/<script[\s\S]*?<\/script>/g, '');
 }
 
 describe('report.html renderer', () => {
@@ -47,179 +51,142 @@ describe('report.html renderer', () => {
         currency: '<i>USD</i>',
         params: { '</pre><script>alert(1)</script>': "<img src=x onerror='alert(2)'>" },
         metrics: [{ key: 'k<x>', label: 'a & b <u>', value: '<1>', unit: '"%"', headline: true }],
+        rejects: { '<script>': 2 },
         series: {
           equity: [{ tNs: START_NS.toString(), equity: '100' }],
           positions: [],
-          prices: [{ symbol: '<svg onload=alert(3)>', label: '<em>mid</em>', points: [{ tNs: START_NS.toString(), price: '5' }] }],
-          fills: [],
+          prices: [{ symbol: '</script><svg onload=alert(3)>', label: '<em>mid</em>', points: [{ tNs: START_NS.toString(), price: '5' }] }],
+          fills: [{ tNs: START_NS.toString(), symbol: '</script><svg onload=alert(3)>', side: 'B', price: '5', qty: '1', liquidity: 'maker' }],
         },
       }),
     );
-    expect(html).not.toMatch(/<script|<img|<svg onload|<u>|<em>|<i>USD|<b>7|onerror='/i);
-    expect(html).toContain('S &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
-    expect(html).toContain('&quot;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;');
-    expect(html).toContain('a &amp; b &lt;u&gt;');
-    expect(html).toContain('&lt;svg onload=alert(3)&gt;');
+    const page = withoutScripts(html);
+    expect(page).not.toMatch(/<script|<img|<svg onload|<u>|<em>|<i>USD|<b>7|onerror='/i);
+    expect(page).toContain('S &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(page).toContain('&quot;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;');
+    expect(page).toContain('a &amp; b &lt;u&gt;');
+    // In the data block `<` is escaped, so a symbol cannot close the script element.
+    const block = /id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(block).not.toContain('<');
+    expect(dataOf(html).symbols[0]!.symbol).toBe('</script><svg onload=alert(3)>');
     expect(escapeHtml(`&<>"'`)).toBe('&amp;&lt;&gt;&quot;&#39;');
+    expect(scriptJson('\u2028<')).toBe('"\\u2028\\u003c"');
   });
 
-  it('renders byte-identical HTML for the same input, with nothing that loads from the network', () => {
+  it('renders byte-identical HTML for the same input, with the chart library inlined and a CSP that forbids the network', () => {
     const a = renderReportHtml(sampleReportInput(3000));
     const b = renderReportHtml(sampleReportInput(3000));
     expect(a).toBe(b);
-    expect(a).not.toMatch(/https?:\/\/|<script|\ssrc=|@import|url\((?!#)/i);
-    expect(a).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`);
-    for (const id of ['equity', 'drawdown', 'pnl', 'price-0', 'position-0', 'price-1', 'position-1']) {
-      expect(a).toContain(`data-chart="${id}"`);
-    }
+    expect(a).toContain(`content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`);
+    expect(a).toContain('TradingView Lightweight Charts');
+    expect(a).toContain('window.LightweightCharts=');
+    expect(withoutScripts(a)).not.toMatch(/https?:\/\/|\ssrc=|@import|url\(/i);
+    expect(a).not.toMatch(/<script[^>]*\ssrc=/);
   });
 
-  it('keeps a day of 1-second samples small by downsampling each line to about two points per pixel', () => {
-    const html = renderReportHtml(sampleReportInput(86_400));
-    expect(html.length).toBeLessThan(400_000);
-    const [equity] = chartPaths(html, 'equity', 'equity');
-    // Every point is one pair of numbers; the plot is 864 px wide.
-    const points = equity!.match(/-?(\d+\.?\d*|\.\d+)/g)!.length / 2;
-    expect(points).toBeGreaterThan(800);
-    expect(points).toBeLessThan(2 * 864 + 10);
+  it('passes every fill and the price series at full resolution to the chart, one point per millisecond', () => {
+    const input = sampleReportInput(7200);
+    const data = dataOf(renderReportHtml(input));
+    const btcFills = input.series.fills.filter((f) => f.symbol === 'BTCUSD-PERP');
+    expect(data.symbols.map((s) => s.symbol)).toEqual(['BTCUSD-PERP', 'ETHUSD-PERP']);
+    expect(data.symbols[0]!.fills).toHaveLength(btcFills.length);
+    expect(data.symbols[0]!.price).toHaveLength(7200);
+    expect(data.equity).toHaveLength(7200);
+    // times in seconds since the epoch, strictly increasing
+    expect(data.equity[0]![0]).toBe(Number(START_NS / 1_000_000_000n));
+    for (const s of [data.equity, data.symbols[0]!.price]) expect(s.every((p, i) => i === 0 || p[0] > s[i - 1]![0])).toBe(true);
+    // two samples in the same millisecond draw as one (the last)
+    const twice = chartData(
+      emptyInput({ series: { equity: [{ tNs: '1000000', equity: '1' }, { tNs: '1000400', equity: '2' }, { tNs: '2000000', equity: '3' }], positions: [], prices: [], fills: [] }, startTime: '0' }),
+      0n,
+      10_000_000n,
+    );
+    expect(twice.equity).toEqual([[0.001, 2], [0.002, 3]]);
   });
 
-  it('shows a message instead of a chart for every empty series, without failing', () => {
+  it('folds symbols with no fills and no position into one line instead of giving them charts', () => {
+    const input = sampleReportInput(600);
+    const idle = { symbol: 'SOLUSD-PERP', points: [{ tNs: START_NS.toString(), qty: '0' }] };
+    const html = renderReportHtml({
+      ...input,
+      series: { ...input.series, positions: [...input.series.positions, idle], prices: [...input.series.prices, { symbol: 'SOLUSD-PERP', points: [{ tNs: START_NS.toString(), price: '150' }] }] },
+    });
+    expect(html).toContain('data-idle-symbols="1">No activity (no fills, no position) in SOLUSD-PERP.');
+    expect(dataOf(html).symbols.map((s) => s.symbol)).not.toContain('SOLUSD-PERP');
+  });
+
+  it('shows money rounded to cents with the exact value on hover', () => {
+    const html = renderReportHtml(emptyInput({ pnl: { realized: '1234.567890123456789', fees: '-0.004', funding: '0', unrealized: '0', net: '1234.563890123456789' } }));
+    expect(html).toContain('<div class="v pos-v" title="1234.563890123456789">1,234.56');
+    expect(html).toContain('<td class="num neg-v" title="-0.004">0.00</td>');
+    expect(displayMoney('-1234567.125')).toBe('-1,234,567.12');
+    expect(displayMoney('-0.001')).toBe('0.00');
+    expect(displayMoney('999.995')).toBe('1,000.00');
+  });
+
+  it('shows a message instead of charts for a run with no samples and no fills, without failing', () => {
     const html = renderReportHtml(emptyInput());
     expect(html).toContain('data-chart-empty="equity"');
-    expect(html).toContain('data-chart-empty="drawdown"');
     expect(html).toContain('data-chart-empty="metrics"');
-    expect(html).not.toMatch(/data-chart="(equity|drawdown|price-0)"/);
-    expect(html).toContain('data-chart="pnl"');
-    // A symbol with fills but no prices or positions still gets its markers.
-    const fillsOnly = renderReportHtml(
-      emptyInput({
-        series: {
-          equity: [],
-          positions: [],
-          prices: [],
-          fills: [{ tNs: (START_NS + H / 2n).toString(), symbol: 'BTCUSD-PERP', side: 'B', price: '100', qty: '1', liquidity: 'maker' }],
-        },
-      }),
-    );
-    expect(chartPaths(fillsOnly, 'price-0', 'fill-buy-maker')).toHaveLength(1);
-    expect(fillsOnly).toContain('data-chart-empty="position-0"');
+    expect(html).not.toContain('id="charts"');
+    expect(html).not.toContain('<script');
   });
 
-  it('computes drawdown exactly from equity when the runner gives none, and marks the deepest point', () => {
+  it('computes drawdown exactly from equity when the runner gives none', () => {
     const t = (s: number): string => (START_NS + BigInt(s) * 1_000_000_000n).toString();
     const equity = ['100', '110.1', '105.05', '120', '90.3', '95'].map((e, i) => ({ tNs: t(i * 600), equity: e }));
     expect(drawdownFromEquity(equity).map((p) => p.drawdown)).toEqual(['0', '0', '-5.05', '0', '-29.7', '-25']);
-    const html = renderReportHtml(emptyInput({ series: { equity, positions: [], prices: [], fills: [] } }));
-    expect(html).toContain('deepest <span class="mono">-29.7</span> at 2025-09-24 00:40:00 UTC');
-    expect(html).toMatch(/<text class="highlight-label"[^>]*>max -29\.7<\/text>/);
+    const data = dataOf(renderReportHtml(emptyInput({ series: { equity, positions: [], prices: [], fills: [] } })));
+    expect(data.drawdown.map((p) => p[1])).toEqual([0, 0, -5.05, 0, -29.7, -25]);
   });
 
-  it('leads the cards with net PnL from the decomposition, never twice', () => {
+  it('leads the cards with net PnL from the decomposition, never twice, and adds an exact "other" row when parts do not sum', () => {
     const html = renderReportHtml(
       emptyInput({
-        pnl: { realized: '12', fees: '-2', funding: '0', unrealized: '0', net: '10' },
+        pnl: { realized: '10.1', fees: '-0.2', funding: '0.05', unrealized: '1', net: '11' },
         metrics: [
-          { key: 'net_pnl', label: 'Net PnL', value: '10', headline: true },
+          { key: 'net_pnl', label: 'Net PnL', value: '11', headline: true },
           { key: 'sharpe', label: 'Sharpe', value: '1.5', headline: true },
           { key: 'fills', label: 'Fills', value: '3' },
         ],
       }),
     );
-    const cards = [...html.matchAll(/<div class="card"><div class="k">([^<]*)<\/div><div class="v([^"]*)">([^<]*)/g)].map((m) => m.slice(1));
+    const cards = [...html.matchAll(/<div class="card"><div class="k">([^<]*)<\/div><div class="v([^"]*)"[^>]*>([^<]*)/g)].map((m) => m.slice(1));
     expect(cards).toEqual([
-      ['net PnL', ' pos-v', '10'],
+      ['net PnL', ' pos-v', '11.00'],
       ['Sharpe', '', '1.5'],
     ]);
+    expect(html).toMatch(/<td>other<\/td><td class="num pos-v">0.05<\/td>/);
   });
 
-  it('adds an exact "other" bar when the PnL parts do not sum to net', () => {
-    const pnl = { realized: '10.1', fees: '-0.2', funding: '0.05', unrealized: '1', net: '11' };
-    expect(pnlBars(pnl).map((b) => [b.key, b.value])).toEqual([
-      ['realized', '10.1'],
-      ['fees', '-0.2'],
-      ['funding', '0.05'],
-      ['unrealized', '1'],
-      ['other', '0.05'],
-      ['net', '11'],
-    ]);
-    expect(pnlBars({ ...pnl, net: '10.95' }).map((b) => b.key)).not.toContain('other');
-    const html = renderReportHtml(emptyInput({ pnl }));
-    expect(html).toContain('data-part="other"');
+  it('lists funding per settlement and rejects by reason', () => {
+    const html = renderReportHtml(
+      emptyInput({
+        funding: [
+          { tNs: (START_NS + 8n * H).toString(), symbol: 'BTCUSD-PERP', rate: '0.0001', positionLots: 3, amount: '-1.5' },
+          { tNs: (START_NS + 16n * H).toString(), symbol: 'BTCUSD-PERP', rate: '-0.0002', positionLots: 3, amount: '3' },
+        ],
+        rejects: { INSUFFICIENT_MARGIN: 5, PRICE_OUT_OF_BOUNDS: 2 },
+      }),
+    );
+    expect(html).toContain('2 settlements · received <span class="mono">3.00</span> · paid <span class="mono">1.50</span>');
+    expect(html).toContain('<td class="mono">2025-09-24 08:00:00</td><td>BTCUSD-PERP</td><td class="num">0.0001</td><td class="num">3</td>');
+    expect(html).toContain('7 rejects by reason');
+    expect(html).toContain('<td class="mono">INSUFFICIENT_MARGIN</td><td class="num">5</td>');
   });
 
   it('rejects malformed times and numbers with an error naming the field', () => {
     expect(() => renderReportHtml(emptyInput({ startTime: 'yesterday' }))).toThrow(/startTime/);
     const bad = emptyInput({ series: { equity: [{ tNs: '12:00', equity: '1' }], positions: [], prices: [], fills: [] } });
     expect(() => renderReportHtml(bad)).toThrow(/equity\[0\]/);
-    const nan = emptyInput({ series: { equity: [], positions: [], prices: [{ symbol: 'X', points: [{ tNs: '1', price: 'abc' }] }], fills: [] } });
-    expect(() => renderReportHtml(nan)).toThrow(/prices\[X\]\[0\].*"abc"/);
+    const nan = emptyInput({
+      series: { equity: [], positions: [], prices: [{ symbol: 'X', points: [{ tNs: START_NS.toString(), price: 'abc' }] }], fills: [{ tNs: START_NS.toString(), symbol: 'X', side: 'B', price: '1', qty: '1', liquidity: 'maker' }] },
+    });
+    expect(() => renderReportHtml(nan)).toThrow(/prices\[X\]\.price\[0\].*"abc"/);
   });
 
-  it('accepts RFC 3339 start and end times', () => {
-    const html = renderReportHtml(emptyInput({ startTime: '2025-09-24T00:00:00Z', endTime: '2025-09-24T06:30:00.5Z' }));
-    expect(html).toContain('2025-09-24 00:00:00 UTC → 2025-09-24 06:30:00.5 UTC (6h 30m)');
-  });
-});
-
-describe('min/max downsampling', () => {
-  const n = 100_000;
-  const rnd = new RandomStream('walk');
-  const x = Float64Array.from({ length: n }, (_, i) => i);
-  const y = new Float64Array(n);
-  for (let i = 1; i < n; i++) y[i] = y[i - 1]! + rnd.next() - 0.5;
-  const buckets = 500;
-  const out = downsampleMinMax({ x, y }, 0, n, buckets);
-
-  it('keeps every bucket minimum and maximum, so global extrema and spikes survive', () => {
-    expect(out.x.length).toBeLessThanOrEqual(2 * buckets + 2);
-    const kept = new Set(out.x);
-    const width = n / buckets;
-    for (let b = 0; b < buckets; b++) {
-      let lo = b * width;
-      let hi = lo;
-      for (let i = b * width; i < (b + 1) * width; i++) {
-        if (y[i]! < y[lo]!) lo = i;
-        if (y[i]! > y[hi]!) hi = i;
-      }
-      expect(kept.has(lo) && kept.has(hi)).toBe(true);
-    }
-    expect(Math.min(...out.y)).toBe(Math.min(...y));
-    expect(Math.max(...out.y)).toBe(Math.max(...y));
-  });
-
-  it('returns a time-ordered subsequence that starts and ends with the series', () => {
-    for (let i = 1; i < out.x.length; i++) expect(out.x[i]!).toBeGreaterThan(out.x[i - 1]!);
-    for (let i = 0; i < out.x.length; i++) expect(out.y[i]).toBe(y[out.x[i]!]);
-    expect(out.x[0]).toBe(0);
-    expect(out.x[out.x.length - 1]).toBe(n - 1);
-  });
-
-  it('leaves a short series alone', () => {
-    const short = { x: Float64Array.of(0, 1, 2), y: Float64Array.of(5, 1, 9) };
-    expect(downsampleMinMax(short, 0, 2, 500)).toBe(short);
-  });
-});
-
-describe('axis ticks', () => {
-  it('puts time ticks on round UTC times, with the date under the first tick and at each midnight', () => {
-    const from = START_NS - H / 2n + 7n; // 23:30:00.000000007 the day before
-    const ticks = timeTicks(from, from + 2n * H, 9);
-    expect(ticks.map((t) => t.label)).toEqual(['23:45', '00:00', '00:15', '00:30', '00:45', '01:00', '01:15', '01:30']);
-    expect(ticks.map((t) => t.date)).toEqual(['2025-09-23', '2025-09-24', undefined, undefined, undefined, undefined, undefined, undefined]);
-    // Weekly ticks fall on Mondays (2025-09-29), shown as month-day.
-    expect(timeTicks(START_NS, START_NS + 30n * 24n * H, 8).map((t) => t.label)).toEqual(['09-29', '10-06', '10-13', '10-20']);
-  });
-
-  it('picks nice value steps and formats labels without locale', () => {
-    expect(niceTicks(59_210, 60_370, 5)).toMatchObject({ min: 59_000, max: 60_500, step: 250 });
-    expect(formatTick(59_200, 200)).toBe('59.2k');
-    expect(formatTick(-3000, 1000)).toBe('-3,000');
-    expect(formatTick(0.0025, 0.0005)).toBe('0.0025');
-    expect(formatTick(1_000_500, 500)).toBe('1,000.5k');
-    expect(formatTick(2.5, 2.5)).toBe('2.5');
-    expect(niceTicks(-4, 3, 4, true).values).toEqual([-4, -2, 0, 2, 4]);
-    expect(formatNumber(-12_345.678, 2)).toBe('-12,345.68');
-    expect(formatNumber(-0.001, 2)).toBe('0');
+  it('shows the whole period, start and end, in the header', () => {
+    const html = renderReportHtml(emptyInput({ startTime: '2025-09-24T00:00:00Z', endTime: '2025-09-24T06:30:00.5Z', sampleInterval: '1s' }));
+    expect(html).toContain('2025-09-24 00:00:00 UTC → 2025-09-24 06:30:00.5 UTC (6h 30m) · equity sampled every 1s');
   });
 });

@@ -49,7 +49,7 @@ describe('the backtest runner', () => {
       ['feed c', 508n * MS],
       ['cancelAll 1', 508n * MS],
     ]);
-    expect(result.orders).toEqual({ submitted: 1, accepted: 1, rejected: 0, acceptedLots: 1, canceled: 1 });
+    expect(result.orders).toEqual({ submitted: 1, accepted: 1, rejected: 0, acceptedLots: 1, canceled: 1, rejectReasons: {} });
   });
 
   it('records a fill with its exact fee, the position it leaves, and equity on a fixed grid', async () => {

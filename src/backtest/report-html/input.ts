@@ -20,12 +20,27 @@ export interface ReportHtmlInput {
   /** Start and end of the run: integer ns since the epoch ("1758672000000000000") or RFC 3339 text. */
   readonly startTime: string;
   readonly endTime: string;
-  /** Quote currency for axis labels, e.g. "USD"; optional. */
+  /** Quote currency for labels, e.g. "USD"; optional. */
   readonly currency?: string;
+  /** The equity sampling interval, e.g. "1s" (shown so nobody mistakes samples for ticks). */
+  readonly sampleInterval?: string;
   /** The metrics table, in display order. */
   readonly metrics: readonly ReportMetric[];
   readonly pnl: ReportPnl;
   readonly series: ReportSeries;
+  /** Funding settlements that touched the account; optional. */
+  readonly funding?: readonly ReportFundingRow[];
+  /** Rejected orders counted by reason; optional. */
+  readonly rejects?: { readonly [reason: string]: number };
+}
+
+/** One funding settlement: `amount` > 0 received, < 0 paid (exact decimal text). */
+export interface ReportFundingRow {
+  readonly tNs: string;
+  readonly symbol: string;
+  readonly rate: string;
+  readonly positionLots: number;
+  readonly amount: string;
 }
 
 /**
@@ -37,8 +52,10 @@ export interface ReportMetric {
   readonly key: string;
   /** Human label, e.g. "Sharpe ratio (annualized)". */
   readonly label: string;
-  /** Already formatted value, e.g. "1.52" or "-1234.5". */
+  /** Already formatted value, e.g. "1.52" or "-1,234.50". */
   readonly value: string;
+  /** The exact value when `value` is rounded (shown on hover). */
+  readonly exact?: string;
   /** Unit shown after the value, e.g. "USD", "%", "s". */
   readonly unit?: string;
   readonly headline?: boolean;
@@ -48,7 +65,7 @@ export interface ReportMetric {
  * Net PnL and its parts, each a signed contribution in quote currency:
  * net = realized + fees + funding + unrealized. `realized` is trading PnL before fees and
  * funding; `fees` is negative when fees were paid (positive for net rebates); `funding` is
- * positive when received. If the parts do not sum to `net` the chart shows the rest as "other".
+ * positive when received. Exact decimal text; the page shows them rounded (exact on hover).
  */
 export interface ReportPnl {
   readonly realized: string;
@@ -65,10 +82,24 @@ export interface ReportSeries {
   readonly drawdown?: readonly { readonly tNs: string; readonly drawdown: string }[];
   /** Net position in contracts (signed, long > 0) per symbol; a step function between samples. */
   readonly positions: readonly ReportSymbolSeries<{ readonly tNs: string; readonly qty: string }>[];
-  /** A price per symbol (mark, mid or last trade: the runner chooses and `label` says which). */
-  readonly prices: readonly ReportSymbolSeries<{ readonly tNs: string; readonly price: string }>[];
+  /**
+   * Prices per symbol: the touch (`bid` / `ask`, drawn as two lines) and / or one `price` (mark,
+   * mid or last: `label` says which). Give them at fill resolution, so fills sit on the lines.
+   */
+  readonly prices: readonly ReportSymbolSeries<ReportPricePoint>[];
   /** The strategy's own fills, all symbols. */
   readonly fills: readonly ReportFill[];
+  /** Cumulative fees paid (≥ 0 when paying) over time; optional. */
+  readonly fees?: readonly { readonly tNs: string; readonly value: string }[];
+  /** Cumulative funding received (< 0 when paying) over time; optional. */
+  readonly fundingPnl?: readonly { readonly tNs: string; readonly value: string }[];
+}
+
+export interface ReportPricePoint {
+  readonly tNs: string;
+  readonly price?: string;
+  readonly bid?: string | null;
+  readonly ask?: string | null;
 }
 
 export interface ReportSymbolSeries<P> {
@@ -85,6 +116,9 @@ export interface ReportFill {
   readonly price: string;
   readonly qty: string;
   readonly liquidity: 'maker' | 'taker';
+  /** Fee charged and trading PnL realized by the fill (decimal text), for the hover details; optional. */
+  readonly fee?: string;
+  readonly realized?: string;
 }
 
 export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };

@@ -19,40 +19,15 @@ section{background:var(--card);border:1px solid var(--line);border-radius:10px;p
 section h2{font-size:16px;margin:0 0 2px;overflow-wrap:anywhere}
 section h3{font-size:13px;margin:14px 0 0;color:var(--muted);font-weight:600}
 .note{color:var(--muted);font-size:12.5px;margin:0 0 6px}
-.legend{display:flex;flex-wrap:wrap;gap:4px 16px;color:var(--muted);font-size:12.5px;margin:6px 0 0}
-.legend span{display:inline-flex;align-items:center;gap:6px}
-.legend svg{width:18px;height:12px}
-.swatch{display:inline-block;width:16px;height:3px;border-radius:2px}
 .empty{color:var(--muted);font-style:italic;padding:28px 0;text-align:center;border:1px dashed var(--line);border-radius:8px;margin:8px 0}
-svg.chart{display:block;width:100%;height:auto;margin-top:6px}
-svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;font-size:11.5px;fill:var(--muted)}
-.grid line{stroke:#eef0f3;stroke-width:1}
-.axis .tick{stroke:var(--faint)}
-.axis .date{fill:var(--faint);font-size:10.5px}
-.axis .axis-title{fill:var(--ink);font-size:12px}
-.frame{fill:none;stroke:var(--line)}
-.equity{fill:none;stroke:var(--blue);stroke-width:1.6;stroke-linejoin:round}
-.equity-area{fill:var(--blue);opacity:.08}
-.equity-dot,.price-dot{fill:var(--blue)}
-.drawdown{fill:none;stroke:var(--red);stroke-width:1.3;stroke-linejoin:round}
-.drawdown-area{fill:var(--red);opacity:.14}
-.position{fill:none;stroke:var(--violet);stroke-width:1.3}
-.position-area.pos{fill:var(--green);opacity:.16}.position-area.neg{fill:var(--red);opacity:.16}
-.price{fill:none;stroke:var(--slate);stroke-width:1.2;stroke-linejoin:round}
-.ref{stroke:var(--faint);stroke-dasharray:4 4}
-.ref-zero{stroke:var(--faint)}
-.ref-label{fill:var(--muted);font-size:11px}
-.highlight{fill:var(--red);stroke:#fff;stroke-width:1.5}
-.highlight-label{fill:var(--red);font-weight:600}
-.fill-buy-maker{fill:var(--green);stroke:var(--green)}
-.fill-buy-taker{fill:#fff;stroke:var(--green);stroke-width:1.4}
-.fill-sell-maker{fill:var(--red);stroke:var(--red)}
-.fill-sell-taker{fill:#fff;stroke:var(--red);stroke-width:1.4}
-.bar.up{fill:var(--green)}.bar.down{fill:var(--red)}.bar.total{fill:var(--blue)}
-.connector{stroke:var(--faint);stroke-dasharray:3 3}
-.zero{stroke:var(--muted)}
-.bar-value{fill:var(--ink);font-weight:600;font-size:12px}
-.bar-label{fill:var(--ink);font-size:12.5px}
+.idle{color:var(--muted);margin:8px 2px}
+.panes{color:var(--muted);font-size:12px;margin:4px 0}
+.chart-wrap{position:relative}
+.charts{width:100%;height:900px}
+.pane-title{position:absolute;left:6px;z-index:2;font-size:11.5px;font-weight:600;color:var(--ink);background:rgba(255,255,255,.8);padding:0 4px;border-radius:3px;pointer-events:none}
+.tip{position:absolute;top:22px;right:84px;z-index:3;margin:0;background:rgba(255,255,255,.94);border:1px solid var(--line);border-radius:6px;padding:6px 8px;font-size:11.5px;pointer-events:none;max-width:70%}
+th.r{text-align:right}
+tr.total td{font-weight:600;border-top:2px solid var(--line)}
 table{border-collapse:collapse;width:100%;margin-top:8px;font-variant-numeric:tabular-nums}
 th,td{text-align:left;padding:6px 10px;border-bottom:1px solid var(--line);vertical-align:baseline}
 th{font-size:12px;color:var(--muted);font-weight:600;text-transform:uppercase;letter-spacing:.04em}

@@ -1,0 +1,120 @@
+import type { TimeNs } from '../core/types.ts';
+import type { OrderFeed } from '../venue/feeds.ts';
+import type { Market } from '../venue/market.ts';
+import type { Venue } from '../venue/venue.ts';
+
+/** Horizons of the fill markouts, seconds after the fill. */
+export const MARKOUT_HORIZONS_S = [1, 10, 60] as const;
+
+const NS_PER_S = 1_000_000_000n;
+
+/** The touch of a book: best bid and ask in ticks, null for an empty side. */
+export interface Touch {
+  bidTicks: number | null;
+  askTicks: number | null;
+}
+
+/** The book's touch now. */
+export function touchOf(market: Market): Touch {
+  return { bidTicks: market.book.bestBidTicks() ?? null, askTicks: market.book.bestAskTicks() ?? null };
+}
+
+/** Mid price × 2 in ticks (stays an integer), null when a side is empty. */
+export function midX2(t: Touch): number | null {
+  return t.bidTicks === null || t.askTicks === null ? null : t.bidTicks + t.askTicks;
+}
+
+/** Time one account spent with a resting order at the best bid and at the best ask, per symbol. */
+export interface TouchTime {
+  /** Ns with one of the account's orders at the best bid. */
+  bidNs: TimeNs;
+  askNs: TimeNs;
+  /** Ns with orders at both the best bid and the best ask at once. */
+  bothNs: TimeNs;
+}
+
+/**
+ * Per market, what the maker statistics need that the fills alone do not tell: where the
+ * account's resting orders are (price → count per side, from its own feeds) and, re-checked at
+ * every book change and every own feed, whether one of them sits at the touch; the time spent
+ * there accumulates exactly on the sim clock. Reads only.
+ */
+export class TouchTracker {
+  private readonly bids = new Map<number, number>();
+  private readonly asks = new Map<number, number>();
+  /** Order id → where it rests, so a cancel or fill can remove it. */
+  private readonly resting = new Map<string, { side: 'B' | 'S'; priceTicks: number }>();
+  private atBid = false;
+  private atAsk = false;
+  private sinceNs: TimeNs;
+  readonly time: TouchTime = { bidNs: 0n, askNs: 0n, bothNs: 0n };
+
+  constructor(
+    private readonly market: Market,
+    startNs: TimeNs,
+  ) {
+    this.sinceNs = startNs;
+  }
+
+  /** One of the account's own feeds for this market. */
+  onFeed(feed: OrderFeed, nowNs: TimeNs): void {
+    const o = feed.o;
+    if (o === undefined) return;
+    if (feed.t === 'n' && o.rq > 0) {
+      const priceTicks = this.market.instrument.tick.toTicks(o.p);
+      if (priceTicks !== undefined) {
+        this.resting.set(o.oid, { side: o.d, priceTicks });
+        bump(o.d === 'B' ? this.bids : this.asks, priceTicks, 1);
+      }
+    } else if (o.rq === 0) {
+      const r = this.resting.get(o.oid);
+      if (r !== undefined) {
+        this.resting.delete(o.oid);
+        bump(r.side === 'B' ? this.bids : this.asks, r.priceTicks, -1);
+      }
+    }
+    this.check(nowNs);
+  }
+
+  /** Re-checks the touch (after a book change or an own feed). */
+  check(nowNs: TimeNs): void {
+    const t = touchOf(this.market);
+    const atBid = t.bidTicks !== null && this.bids.has(t.bidTicks);
+    const atAsk = t.askTicks !== null && this.asks.has(t.askTicks);
+    if (atBid === this.atBid && atAsk === this.atAsk) return;
+    this.close(nowNs);
+    this.atBid = atBid;
+    this.atAsk = atAsk;
+  }
+
+  /** Adds the time since the last change up to `nowNs` (call at the end of the run). */
+  close(nowNs: TimeNs): void {
+    const dt = nowNs - this.sinceNs;
+    if (this.atBid) this.time.bidNs += dt;
+    if (this.atAsk) this.time.askNs += dt;
+    if (this.atBid && this.atAsk) this.time.bothNs += dt;
+    this.sinceNs = nowNs;
+  }
+}
+
+function bump(levels: Map<number, number>, priceTicks: number, by: number): void {
+  const n = (levels.get(priceTicks) ?? 0) + by;
+  if (n <= 0) levels.delete(priceTicks);
+  else levels.set(priceTicks, n);
+}
+
+/**
+ * Schedules a read of the mid `MARKOUT_HORIZONS_S` after a fill (only when that instant is not
+ * after `endNs`, so every markout is measured inside the run) and writes it into `into[k]`.
+ * The reads run on the sim clock and only read the book, so the run's outcome is unchanged.
+ */
+export function scheduleMarkouts(venue: Venue, market: Market, endNs: TimeNs, into: (number | null)[]): void {
+  const now = venue.clock.nowNs;
+  MARKOUT_HORIZONS_S.forEach((h, k) => {
+    const at = now + BigInt(h) * NS_PER_S;
+    if (at > endNs) return;
+    venue.clock.scheduleAt(at, () => {
+      into[k] = midX2(touchOf(market));
+    });
+  });
+}
