@@ -64,7 +64,7 @@ export const METRIC_ROWS: readonly MetricRow[] = [
 /** A metric's value as display text (numbers to 4 significant digits, money rounded to cents). */
 export function formatMetric(metrics: BacktestMetrics, row: MetricRow): string {
   const v = metrics[row.key];
-  if (v === null) return 'n/a';
+  if (v === null || v === undefined) return 'n/a'; // undefined: a report.json from before the metric existed
   const num = (n: number) => {
     const x = row.percent === true ? n * 100 : n;
     return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(4)));
