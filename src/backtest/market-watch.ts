@@ -1,5 +1,5 @@
 import type { TimeNs } from '../core/types.ts';
-import type { OrderFeed } from '../venue/feeds.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 
