@@ -19,6 +19,8 @@ export interface ServerOptions {
   appPort?: number;
   /** Wall milliseconds between heartbeats on both websockets; default 2000. */
   heartbeatMs?: number;
+  /** Serve the live web view at / (default true). */
+  ui?: boolean;
 }
 
 /** A running server. */
@@ -52,7 +54,7 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
   const marketData = new MarketDataGateway(exchange, { heartbeatMs });
   const endpoints: Record<string, SocketEndpoint> = { [ORDER_PATH]: orders, [MARKET_DATA_PATH]: marketData };
 
-  const main = httpServer(split ? createRestApp(exchange, { base: true, app: false }) : createRestApp(exchange));
+  const main = httpServer(createRestApp(exchange, { base: true, app: !split, ui: options.ui !== false }));
   main.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const endpoint = endpoints[pathOf(req)];
     if (endpoint === undefined) refuseUpgrade(socket);

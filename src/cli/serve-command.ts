@@ -19,6 +19,8 @@ export interface ServeRequest {
   adminToken: string;
   /** `--replay FILES…`: serve recordings (into `--scenario` when given). */
   replay?: ReplayRequest;
+  /** The live web view at / (default on; `--no-ui` turns it off). */
+  ui?: boolean;
 }
 
 /** A running `perpsim serve`: the exchange, its server, and the text printed at start. */
@@ -36,7 +38,7 @@ export interface Serving {
 export async function startServing(request: ServeRequest, options: { scryptCost?: number } = {}): Promise<Serving> {
   const { scenario, sim } = await buildRequestedRun(request);
   const exchange = await Exchange.forSimulation(sim, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options });
-  const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort });
+  const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
   return { exchange, server, banner: banner(scenario, sim.seed, request, server), close: () => server.close() };
 }
 
@@ -83,6 +85,7 @@ function banner(scenario: Scenario, seed: number, request: ServeRequest, server:
     `market data ws:   ${server.wsUrl}/md/ws`,
     `app (/api):       ${server.appUrl}`,
     `admin API:        ${server.url}/admin  (Authorization: Bearer <admin token>)`,
+    ...(request.ui === false ? [] : [`web view:         ${server.url}/`]),
     `admin token:      ${request.adminToken}`,
   ];
   if (scenario.users.length === 0) lines.push('demo users:       none (add some with POST /admin/users)');

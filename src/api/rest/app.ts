@@ -10,6 +10,7 @@ import { HttpError, RequestValidationError } from './errors.ts';
 import { registerMarketRoutes } from './market-routes.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerRiskRoutes } from './risk-routes.ts';
+import { registerUiRoutes } from '../ui/ui-routes.ts';
 
 export { MAX_BODY_BYTES } from './body.ts';
 
@@ -19,6 +20,8 @@ export interface RestParts {
   base?: boolean;
   /** {app_url}: /api/risk-snapshot and /api/api-keys. */
   app?: boolean;
+  /** The live web view at / (src/api/ui). */
+  ui?: boolean;
 }
 
 /**
@@ -44,6 +47,7 @@ export function createRestApp(exchange: Exchange, parts: RestParts = { base: tru
     registerDocsRoutes(app); // /openapi.json and /docs
   }
   if (parts.app) registerApiRoutes(app, exchange);
+  if (parts.ui) registerUiRoutes(app);
 
   const allowedMethods = methodIndex(app);
   app.notFound((c) => {

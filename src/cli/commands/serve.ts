@@ -16,6 +16,8 @@ export interface ServeOptions extends ReplayOptionValues {
   speed?: Speed;
   manual?: boolean;
   adminToken?: string;
+  /** false with --no-ui. */
+  ui?: boolean;
 }
 
 export function register(program: PerpsimCommand): void {
@@ -41,7 +43,8 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--app-port <p>', 'serve the /api endpoints ({app_url}) on this second port (default: the same port)', portOption('app-port'))
     .option('--speed <n|max>', 'sim seconds per wall second, or max (default: 1)', speedOption('speed'))
     .option('--manual', 'hold time still until POST /admin/clock/advance (default: off)')
-    .option('--admin-token <t>', 'bearer token of the admin API (default: $PERPSIM_ADMIN_TOKEN, else 24 random bytes)', textOption('admin-token'));
+    .option('--admin-token <t>', 'bearer token of the admin API (default: $PERPSIM_ADMIN_TOKEN, else 24 random bytes)', textOption('admin-token'))
+    .option('--no-ui', 'do not serve the live web view at / (default: served)');
   return addReplayOptions(cmd);
 }
 
@@ -57,6 +60,7 @@ export function serveRequest(opts: ServeOptions, env: NodeJS.ProcessEnv = proces
     port: opts.port ?? 8080,
     speed: opts.speed ?? 1,
     manual: opts.manual === true,
+    ui: opts.ui !== false,
     adminToken: opts.adminToken ?? (env.PERPSIM_ADMIN_TOKEN || randomBytes(24).toString('base64url')),
   };
   if (opts.seed !== undefined) request.seed = opts.seed;
