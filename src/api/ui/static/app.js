@@ -236,7 +236,9 @@
   function showClock(c) {
     setNow(BigInt(c.now_ns));
     status('clock-status', (c.paused ? 'paused' : 'running') + ' · speed ' + c.speed);
-    $('speed').value = String(c.speed);
+    var sel = $('speed');
+    if (!Array.prototype.some.call(sel.options, function (o) { return o.value === String(c.speed); })) sel.appendChild(el('option', String(c.speed)));
+    sel.value = String(c.speed);
     $('clock-status').setAttribute('data-paused', String(c.paused));
   }
   async function clock(path, body) {
