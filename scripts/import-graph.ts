@@ -38,6 +38,7 @@ export const LAYER_RANK: Readonly<Record<string, number>> = {
   sim: 5,
   'sim-io': 6,
   replay: 7,
+  'web-assets': 7, // browser assets read from packages (lightweight-charts), for report.html and the web view
   run: 8,
   backtest: 9,
   api: 10,
