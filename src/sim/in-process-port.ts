@@ -2,6 +2,7 @@ import type { SimClock } from '../clock/sim-clock.ts';
 import { bookUpdate, tickerStats, toInstrumentInfo, toRestOrder } from '../venue/wire-forms.ts';
 import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
+import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
@@ -26,9 +27,10 @@ export class PortError extends Error {}
  * back after another sample; feeds and market data arrive late by their own latencies. So a
  * strategy cannot react faster than it could live, and a run stays deterministic.
  *
- * Market data is coalesced like the websocket's: at most one book update per subscribed
- * symbol per clock instant, captured at the end of that instant; as on the websocket, a
- * LEVEL_1 update identical to the previous one sent is skipped.
+ * Market data follows the one rule the websocket follows (venue/md-instants.ts): a stats
+ * message per trade, then at most one book update per subscribed symbol per clock instant,
+ * captured at the end of that instant; LEVEL_1 and LEVEL_2 updates identical to the previous
+ * one sent are skipped.
  *
  * Each direction is one ordered channel, as a socket is: requests reach the venue in the order
  * they were sent; responses and order feeds reach the strategy in the order the venue produced
@@ -45,6 +47,8 @@ export class InProcessPort implements ExchangePort, PortSink {
   private readonly subscriptions = new Map<Market, MarketDataLevel>();
   /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
   private readonly lastL1 = new Map<Market, [number, number, number, number]>();
+  /** Levels last sent per LEVEL_2 subscription (JSON of bids and asks), to skip repeats. */
+  private readonly lastL2 = new Map<Market, string>();
   private readonly hub: PortHub;
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: Channel = { sec: 0, nanos: 0 };
@@ -132,6 +136,7 @@ export class InProcessPort implements ExchangePort, PortSink {
       const book = bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
       this.lastL1.delete(market);
       if (level === 'LEVEL_1') this.isNewTop(market);
+      if (level === 'LEVEL_2') this.lastL2.set(market, JSON.stringify([book.b, book.a]));
       this.send(this.marketData, this.mdLatency, () => {
         this.emitMarketData(stats);
         this.emitMarketData(book);
@@ -202,18 +207,31 @@ export class InProcessPort implements ExchangePort, PortSink {
     if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.orderLatency, () => this.feedHandlers.forEach((h) => h(feed)));
   }
 
-  /** @internal End of an instant in which the book of `market` changed (from the hub). */
-  captureBook(market: Market): void {
+  /**
+   * @internal One instant of a watched market (from the hub): its stats messages, then the
+   * book at the subscribed level unless it repeats the last one sent (L1, L2), as on the websocket.
+   */
+  deliverInstant(batch: InstantBatch): void {
+    const market = batch.market;
     const level = this.subscriptions.get(market);
-    if (level === undefined || (level === 'LEVEL_1' && !this.isNewTop(market))) return;
-    const message = bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
-    this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
-  }
-
-  /** @internal End of an instant in which `market` traded (from the hub). */
-  captureStats(market: Market): void {
-    if (!this.subscriptions.has(market)) return;
-    const message = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
+    if (level === undefined) return;
+    for (const stats of batch.stats) {
+      const own = { ...stats }; // each port's handlers get their own object
+      this.send(this.marketData, this.mdLatency, () => this.emitMarketData(own));
+    }
+    if (!batch.bookChanged) return;
+    if (level === 'LEVEL_1') {
+      if (!this.isNewTop(market)) return;
+      const message = bookUpdate(market, level, batch.sec, batch.nanos);
+      this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+      return;
+    }
+    const message = bookUpdate(market, level, batch.sec, batch.nanos);
+    if (level === 'LEVEL_2') {
+      const levels = JSON.stringify([message.b, message.a]);
+      if (levels === this.lastL2.get(market)) return;
+      this.lastL2.set(market, levels);
+    }
     this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
   }
 

@@ -1,30 +1,28 @@
 import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
+import { MarketDataInstants, type InstantBatch } from '../venue/md-instants.ts';
 import type { Venue } from '../venue/venue.ts';
 
 /** What the hub calls on a port. */
 export interface PortSink {
   /** An order feed of the port's user, at the instant the venue produced it. */
   onFeed(feed: OrderFeed): void;
-  /** End of an instant in which `market`'s book changed. */
-  captureBook(market: Market): void;
-  /** End of an instant in which `market` traded. */
-  captureStats(market: Market): void;
+  /** End of an instant in which the batch's market traded or its book changed. */
+  deliverInstant(batch: InstantBatch): void;
 }
 
 const hubs = new WeakMap<Venue, PortHub>();
 
 /**
  * The one venue listener behind every in-process port of a venue: routes each order feed to
- * the ports of its user only, and coalesces book changes and trades per market and instant
- * with a single clock event for all ports watching that market (rather than one listener and
- * one event per port). Ports are served in the order they started watching.
+ * the ports of its user only, and hands each instant's market data (the rule of
+ * venue/md-instants.ts, which the websocket follows too) to every port watching the market,
+ * with a single clock event per instant for all ports (rather than one listener and one event
+ * per port). Ports are served in the order they started watching.
  */
 export class PortHub {
   private readonly byUser = new Map<number, Set<PortSink>>();
   private readonly byMarket = new Map<Market, Set<PortSink>>();
-  private readonly pendingBook = new Set<Market>();
-  private readonly pendingStats = new Set<Market>();
 
   /** The hub of `venue`, created (and subscribed to the venue) on first use. */
   static of(venue: Venue): PortHub {
@@ -33,15 +31,20 @@ export class PortHub {
     return hub;
   }
 
-  private constructor(private readonly venue: Venue) {
+  private constructor(venue: Venue) {
     venue.subscribe({
       orderFeed: (userId, feed) => {
         const sinks = this.byUser.get(userId);
         if (sinks !== undefined) for (const s of sinks) s.onFeed(feed);
       },
-      bookChanged: (market) => this.coalesce(market, this.pendingBook),
-      trade: (_trade, market) => this.coalesce(market, this.pendingStats),
     });
+    new MarketDataInstants(
+      venue,
+      (market) => (this.byMarket.get(market)?.size ?? 0) > 0,
+      (batch) => {
+        for (const s of this.byMarket.get(batch.market) ?? []) s.deliverInstant(batch);
+      },
+    );
   }
 
   /** Routes the feeds of user `userId` to `sink`. */
@@ -66,19 +69,5 @@ export class PortHub {
 
   unwatch(market: Market, sink: PortSink): void {
     this.byMarket.get(market)?.delete(sink);
-  }
-
-  private coalesce(market: Market, pending: Set<Market>): void {
-    const sinks = this.byMarket.get(market);
-    if (sinks === undefined || sinks.size === 0 || pending.has(market)) return;
-    pending.add(market);
-    this.venue.clock.scheduleIn(0, () => {
-      pending.delete(market);
-      const isBook = pending === this.pendingBook;
-      for (const s of this.byMarket.get(market) ?? []) {
-        if (isBook) s.captureBook(market);
-        else s.captureStats(market);
-      }
-    });
   }
 }

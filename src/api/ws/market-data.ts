@@ -39,7 +39,6 @@ const REQUEST_TYPES = new Set(['login', 'logout', 'subscribe', 'unsubscribe']);
 export class MarketDataGateway implements SocketEndpoint {
   private readonly fanout: MarketDataFanout;
   private readonly wss: WebSocketServer;
-  private readonly unsubscribe: () => void;
   private readonly removeFlush: () => void;
   private readonly stopHeartbeat: () => void;
 
@@ -47,8 +46,7 @@ export class MarketDataGateway implements SocketEndpoint {
     private readonly exchange: Exchange,
     options: { heartbeatMs: number },
   ) {
-    this.fanout = new MarketDataFanout(exchange.clock);
-    this.unsubscribe = exchange.venue.subscribe(this.fanout);
+    this.fanout = new MarketDataFanout(exchange.venue);
     this.removeFlush = exchange.onAfterRun(() => this.fanout.flush());
     this.wss = createSocketServer((ws) => this.connect(ws));
     this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
@@ -60,7 +58,6 @@ export class MarketDataGateway implements SocketEndpoint {
 
   async close(): Promise<void> {
     this.stopHeartbeat();
-    this.unsubscribe();
     this.removeFlush();
     this.fanout.close();
     await closeSocketServer(this.wss);

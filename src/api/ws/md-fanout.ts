@@ -1,25 +1,17 @@
 import type { WebSocket } from 'ws';
-import type { SimClock } from '../../clock/sim-clock.ts';
-import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { Market } from '../../venue/market.ts';
+import { MarketDataInstants, type InstantBatch } from '../../venue/md-instants.ts';
+import type { Venue } from '../../venue/venue.ts';
 import { sendText } from './frames.ts';
 import { bookLevelsJson, bookMessage, levelIndex, LEVELS, statsMessage, type Level } from './md-messages.ts';
 
-/** Subscribers and pending output of one symbol. */
+/** Subscribers of one symbol and what each level last sent. */
 class Channel {
   /** Subscribers per level (index 0, 1, 2 = LEVEL_1, 2, 3). */
   readonly subscribers: [Set<WebSocket>, Set<WebSocket>, Set<WebSocket>] = [new Set(), new Set(), new Set()];
   /** Levels part of the last update sent per level (to skip identical L1 / L2 updates). */
   readonly lastLevels: (string | undefined)[] = [undefined, undefined, undefined];
   readonly symbolJson: string;
-  /** Stats messages of trades not yet sent, in trade order. */
-  readonly pendingStats: string[] = [];
-  bookDirty = false;
-  /** Sim time of the latest book change not yet sent (the update's ts / tn). */
-  changedSec = 0;
-  changedNanos = 0;
-  /** Already in the fan-out's dirty list. */
-  queued = false;
 
   constructor(readonly market: Market) {
     this.symbolJson = JSON.stringify(market.symbol);
@@ -36,67 +28,43 @@ class Channel {
 }
 
 /**
- * Market-data fan-out: listens to the venue once per server and sends stats and book updates
- * to the subscribed sockets.
+ * Market-data fan-out: sends stats and book updates to the subscribed sockets by the one rule
+ * of market data within an instant (venue/md-instants.ts, which the in-process ports follow
+ * too, so both paths give the same messages in the same order):
  *
- * - A trade queues a stats message (stamped with the trade's time) for the symbol's subscribers
- *   at every level; each trade gets its own, so `p` / `q` of every print reach the client.
- * - A book change only marks the symbol dirty. {@link flush} — run in a microtask after the
- *   change, after every batch of clock events (`Exchange.onAfterRun`), and before each
- *   market-data request — sends one full snapshot per subscribed level, so one command gives
- *   one update and a batch of sim events at most one per symbol and level. The update carries the
- *   time of the latest change it covers.
+ * - each trade gets its own stats message (stamped with the trade's time), at every level;
+ * - after an instant's stats, one full snapshot per subscribed level if the book changed,
+ *   carrying the time of the latest change; L1 / L2 snapshots identical to the previous one of
+ *   that level are skipped, L3 ones are not (the queue may have changed behind equal quantities);
+ * - instants end on the clock, so a manual advance over many instants delivers each one's
+ *   books; changes made outside clock events (a command on a paused clock) go out in a
+ *   microtask, and everything pending before a market-data request (`flush`).
  * - Each message is serialized and UTF-8 encoded once (per symbol and level) and the same
- *   bytes go to every subscriber. L1 / L2 snapshots identical to the previous one of that level are skipped;
- *   L3 ones are not (the queue may have changed behind equal quantities).
- * - Symbols without subscribers cost one map lookup per venue event.
+ *   bytes go to every subscriber. Symbols without subscribers cost one map lookup per venue event.
  */
-export class MarketDataFanout implements VenueListener {
+export class MarketDataFanout {
   private readonly channels = new Map<string, Channel>();
-  private readonly dirty: Channel[] = [];
+  private readonly instants: MarketDataInstants;
   private flushScheduled = false;
   private closed = false;
 
-  constructor(private readonly clock: SimClock) {}
-
-  /** Venue hook: the book of `market` changed. */
-  bookChanged(market: Market): void {
-    const ch = this.channels.get(market.symbol);
-    if (ch === undefined || ch.idle) return;
-    ch.bookDirty = true;
-    ch.changedSec = this.clock.nowSec;
-    ch.changedNanos = this.clock.nowNanos;
-    this.enqueue(ch);
+  constructor(private readonly venue: Venue) {
+    this.instants = new MarketDataInstants(
+      venue,
+      (market) => {
+        const ch = this.channels.get(market.symbol);
+        if (ch === undefined || ch.idle) return false;
+        this.scheduleFlush(); // a change outside a clock event still goes out
+        return true;
+      },
+      (batch) => this.deliver(batch),
+    );
   }
 
-  /** Venue hook: a trade printed (the market's stats already include it). */
-  trade(trade: VenueTrade, market: Market): void {
-    const ch = this.channels.get(market.symbol);
-    if (ch === undefined || ch.idle) return;
-    ch.pendingStats.push(statsMessage(market, trade.sec, trade.nanos));
-    this.enqueue(ch);
-  }
-
-  /** Sends everything pending: stats of new trades, then one book update per dirty level. */
+  /** Sends everything pending now. */
   flush(): void {
     this.flushScheduled = false;
-    if (this.closed || this.dirty.length === 0) return;
-    for (const ch of this.dirty.splice(0)) {
-      ch.queued = false;
-      for (const text of ch.pendingStats.splice(0)) ch.send(text);
-      if (!ch.bookDirty) continue;
-      ch.bookDirty = false;
-      for (let i = 0; i < 3; i++) {
-        const subs = ch.subscribers[i]!;
-        if (subs.size === 0) continue;
-        const level = LEVELS[i]!;
-        const levels = bookLevelsJson(ch.market, level);
-        if (i < 2 && levels === ch.lastLevels[i]) continue;
-        ch.lastLevels[i] = levels;
-        const bytes = Buffer.from(bookMessage(ch.symbolJson, level, ch.changedSec, ch.changedNanos, levels));
-        for (const ws of subs) sendText(ws, bytes);
-      }
-    }
+    if (!this.closed) this.instants.flush();
   }
 
   /**
@@ -110,8 +78,8 @@ export class MarketDataFanout implements VenueListener {
     if (ch === undefined) this.channels.set(market.symbol, (ch = new Channel(market)));
     const i = levelIndex(level);
     ch.subscribers[i].add(ws);
-    const sec = this.clock.nowSec;
-    const nanos = this.clock.nowNanos;
+    const sec = this.venue.clock.nowSec;
+    const nanos = this.venue.clock.nowNanos;
     sendText(ws, statsMessage(market, sec, nanos));
     const levels = bookLevelsJson(market, level);
     ch.lastLevels[i] = levels;
@@ -123,21 +91,34 @@ export class MarketDataFanout implements VenueListener {
     this.channels.get(symbol)?.subscribers[levelIndex(level)].delete(ws);
   }
 
-  /** Stops all output (the venue listener and after-run hook become no-ops). */
+  /** Stops all output and listening to the venue. */
   close(): void {
     this.closed = true;
+    this.instants.close();
     this.channels.clear();
-    this.dirty.length = 0;
   }
 
-  private enqueue(ch: Channel): void {
-    if (!ch.queued) {
-      ch.queued = true;
-      this.dirty.push(ch);
+  /** One instant of one market: its stats in trade order, then one update per dirty level. */
+  private deliver(batch: InstantBatch): void {
+    const ch = this.channels.get(batch.market.symbol);
+    if (ch === undefined || this.closed) return;
+    for (const stats of batch.stats) ch.send(JSON.stringify(stats));
+    if (!batch.bookChanged) return;
+    for (let i = 0; i < 3; i++) {
+      const subs = ch.subscribers[i]!;
+      if (subs.size === 0) continue;
+      const level = LEVELS[i]!;
+      const levels = bookLevelsJson(ch.market, level);
+      if (i < 2 && levels === ch.lastLevels[i]) continue;
+      ch.lastLevels[i] = levels;
+      const bytes = Buffer.from(bookMessage(ch.symbolJson, level, batch.sec, batch.nanos, levels));
+      for (const ws of subs) sendText(ws, bytes);
     }
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      queueMicrotask(() => this.flush());
-    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    queueMicrotask(() => this.flush());
   }
 }

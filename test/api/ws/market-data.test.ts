@@ -167,15 +167,46 @@ describe('market-data websocket: stats and books', () => {
     expect(await md.drain()).toEqual([]);
   });
 
-  it('coalesces a batch of sim events into at most one update per symbol, stamped with the last change', async () => {
+  it('delivers the book of every instant within one clock advance (coalesced per instant, not per advance)', async () => {
     const md = await subscribed('LEVEL_2');
     const { clock } = fx.exchange;
     for (const [sec, price] of [[1, '49000'], [2, '49100'], [3, '49200']] as const) {
       clock.scheduleAt(clock.nowNs + BigInt(sec) * 1_000_000_000n, () => rest(fx.exchange, 'bob', 'B', 1, price));
     }
     fx.exchange.driver.advance(10);
-    const update = await md.next();
-    expect(update).toMatchObject({ t: '2', ts: START_SEC + 3, tn: 0, b: [{ p: '49200' }, { p: '49100' }, { p: '49000' }] });
+    expect(await md.next()).toMatchObject({ t: '2', ts: START_SEC + 1, tn: 0, b: [{ p: '49000' }] });
+    expect(await md.next()).toMatchObject({ t: '2', ts: START_SEC + 2, tn: 0, b: [{ p: '49100' }, { p: '49000' }] });
+    expect(await md.next()).toMatchObject({ t: '2', ts: START_SEC + 3, tn: 0, b: [{ p: '49200' }, { p: '49100' }, { p: '49000' }] });
+    expect(await md.drain()).toEqual([]);
+  });
+
+  it('coalesces the changes of one instant into one update, after one stats message per trade', async () => {
+    const md = await subscribed('LEVEL_2');
+    const { clock } = fx.exchange;
+    const at = clock.nowNs + 1_000_000_000n;
+    // Four asks rest, then one IOC lifts three: three prints and five book changes share the instant.
+    clock.scheduleAt(at, () => {
+      for (const price of ['50010', '50020', '50030', '50040']) rest(fx.exchange, 'alice', 'S', 1, price);
+      fx.exchange.venue.placeOrder(fx.exchange.venue.account('bob')!, { symbol: BTC, side: 'B', quantity: 3, price: '50030', timeInForce: 'IOC', postOnly: false });
+    });
+    fx.exchange.driver.advance(2);
+    const got = [await md.next(), await md.next(), await md.next(), await md.next()];
+    expect(got.map((m) => m.t)).toEqual(['s', 's', 's', '2']);
+    expect(got.slice(0, 3).map((m) => [m.p, m.v])).toEqual([['50010', 1], ['50020', 2], ['50030', 3]]);
+    expect(got[3]).toMatchObject({ ts: START_SEC + 1, tn: 0, b: [], a: [{ p: '50040', q: 1 }] });
+    expect(await md.drain()).toEqual([]);
+  });
+
+  it('skips an L2 update that repeats the last one sent, after the stats of the instant', async () => {
+    const md = await subscribed('LEVEL_2');
+    const { clock } = fx.exchange;
+    // An ask rests and is lifted within one instant: the book ends as it began (empty).
+    clock.scheduleAt(clock.nowNs + 1_000_000_000n, () => {
+      rest(fx.exchange, 'alice', 'S', 1, '50010');
+      fx.exchange.venue.placeOrder(fx.exchange.venue.account('bob')!, { symbol: BTC, side: 'B', quantity: 1, price: '50010', timeInForce: 'IOC', postOnly: false });
+    });
+    fx.exchange.driver.advance(2);
+    expect(await md.next()).toMatchObject({ t: 's', p: '50010', v: 1 });
     expect(await md.drain()).toEqual([]);
   });
 
