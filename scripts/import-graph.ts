@@ -41,6 +41,7 @@ export const LAYER_RANK: Readonly<Record<string, number>> = {
   'web-assets': 7, // browser assets read from packages (lightweight-charts), for report.html and the web view
   run: 8,
   backtest: 9,
+  live: 10,
   api: 10,
   sweep: 10, // parameter sweeps: many backtests and their executors (local pool, shards, BullMQ)
   cli: 11,

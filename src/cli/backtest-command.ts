@@ -119,7 +119,7 @@ async function scenarioOf(request: BacktestRequest): Promise<{ scenario: Scenari
 }
 
 /** Params JSON text → value (`{}` when absent). */
-function parseParamsJson(text: string | undefined): unknown {
+export function parseParamsJson(text: string | undefined): unknown {
   if (text === undefined) return {};
   try {
     return JSON.parse(text) as unknown;
@@ -137,7 +137,7 @@ function checkCash(text: string): void {
 }
 
 /** Imports a strategy file (TypeScript runs through tsx, registered by bin.js). */
-async function importStrategy(file: string): Promise<StrategyModule> {
+export async function importStrategy(file: string): Promise<StrategyModule> {
   try {
     return await importStrategyModule(file);
   } catch (e) {

@@ -34,6 +34,19 @@ export interface WireClientOptions {
   adminToken?: string;
   /** Limit for each REST call and websocket request; default 10,000 ms. */
   timeoutMs?: number;
+  /**
+   * Keep the session up (for long-running clients such as `perpsim live`): renew the token
+   * before it expires (at 80 % of its life; needs a password or API key) and, when a socket
+   * drops, reopen it, log in again, resubscribe and reconcile open orders (see {@link Reconnected}).
+   */
+  keepAlive?: boolean;
+}
+
+/** What a reconnect found: the socket that came back and the orders that closed while it was away. */
+export interface Reconnected {
+  socket: 'orders' | 'market data';
+  /** Orders the port believed open that the exchange no longer lists (filled or canceled meanwhile). */
+  closedWhileAway: string[];
 }
 
 const FEED_TYPES = new Set(['n', 'j', 'p', 'f', 'c', 'x', 'e', 'd', 'r']);
@@ -63,6 +76,15 @@ export class WireExchangePort implements ExchangePort {
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
   private orders!: RequestSocket;
   private marketData!: RequestSocket;
+  private token = '';
+  private closing = false;
+  private renewTimer: NodeJS.Timeout | undefined;
+  /** Subscriptions to restore after a reconnect. */
+  private readonly subscriptions = new Map<string, MarketDataLevel>();
+  /** Orders open as the feeds tell (n adds; f, c, x, j, d remove), reconciled after a reconnect. */
+  private readonly openOrderIds = new Set<string>();
+  private readonly reconnectHandlers: ((r: Reconnected) => void)[] = [];
+  private readonly options: WireClientOptions;
 
   private constructor(
     private readonly rest: RestClient,
@@ -70,6 +92,7 @@ export class WireExchangePort implements ExchangePort {
     options: WireClientOptions,
   ) {
     this.username = options.username;
+    this.options = options;
     this.admin = options.adminToken === undefined ? undefined : new AdminClient(new RestClient(options.baseUrl, options.timeoutMs ?? 10_000, options.adminToken), (ns) => this.time.observe(ns));
   }
 
@@ -78,22 +101,84 @@ export class WireExchangePort implements ExchangePort {
     const timeoutMs = options.timeoutMs ?? 10_000;
     const rest = new RestClient(trimSlash(options.baseUrl), timeoutMs);
     const port = new WireExchangePort(rest, new RestClient(trimSlash(options.appUrl ?? options.baseUrl), timeoutMs), options);
-    const token = await obtainToken(rest, options, options.tokenExpirationSeconds ?? 86_400);
-    rest.setBearer(token);
-    port.appRest.setBearer(token);
-    const wsUrl = trimSlash(options.wsUrl ?? options.baseUrl.replace(/^http/, 'ws'));
-    const mdWsUrl = trimSlash(options.mdWsUrl ?? wsUrl);
-    port.orders = await RequestSocket.open(`${wsUrl}/orders`, ORDER_ENVELOPE, timeoutMs, (m) => port.onOrderMessage(m));
+    await port.renewToken();
     try {
-      port.marketData = await RequestSocket.open(`${mdWsUrl}/md/ws`, MARKET_DATA_ENVELOPE, timeoutMs, (m) => port.onMarketDataMessage(m));
-      await port.orders.request('a', { u: options.username, k: token });
-      await port.marketData.request('login', { username: options.username, token });
+      port.orders = await port.openOrderSocket();
+      port.marketData = await port.openMarketDataSocket();
       await port.syncTime();
     } catch (e) {
       await port.close();
       throw e;
     }
     return port;
+  }
+
+  /** Registers a handler called after a dropped socket came back (keepAlive); returns its remover. */
+  onReconnect(handler: (r: Reconnected) => void): () => void {
+    return addHandler(this.reconnectHandlers, handler);
+  }
+
+  /** Gets a fresh token for REST and later logins; with keepAlive, schedules the next renewal. */
+  private async renewToken(): Promise<void> {
+    const lifeSeconds = this.options.tokenExpirationSeconds ?? 86_400;
+    this.token = await obtainToken(this.rest, this.options, lifeSeconds);
+    this.rest.setBearer(this.token);
+    this.appRest.setBearer(this.token);
+    const renewable = this.options.password !== undefined || this.options.apiKey !== undefined;
+    if (this.options.keepAlive !== true || !renewable || this.closing) return;
+    clearTimeout(this.renewTimer);
+    this.renewTimer = setTimeout(() => void this.renewToken().catch(() => this.retryLater(() => this.renewToken())), lifeSeconds * 800);
+    this.renewTimer.unref();
+  }
+
+  private async openOrderSocket(): Promise<RequestSocket> {
+    const wsUrl = trimSlash(this.options.wsUrl ?? this.options.baseUrl.replace(/^http/, 'ws'));
+    const socket = await RequestSocket.open(`${wsUrl}/orders`, ORDER_ENVELOPE, this.timeoutMs, (m) => this.onOrderMessage(m), () => this.onDropped('orders'));
+    await socket.request('a', { u: this.username, k: this.token });
+    return socket;
+  }
+
+  private async openMarketDataSocket(): Promise<RequestSocket> {
+    const wsUrl = trimSlash(this.options.wsUrl ?? this.options.baseUrl.replace(/^http/, 'ws'));
+    const mdWsUrl = trimSlash(this.options.mdWsUrl ?? wsUrl);
+    const socket = await RequestSocket.open(`${mdWsUrl}/md/ws`, MARKET_DATA_ENVELOPE, this.timeoutMs, (m) => this.onMarketDataMessage(m), () => this.onDropped('market data'));
+    await socket.request('login', { username: this.username, token: this.token });
+    return socket;
+  }
+
+  private get timeoutMs(): number {
+    return this.options.timeoutMs ?? 10_000;
+  }
+
+  /** A socket closed: unless the client closed it, reopen it (keepAlive). */
+  private onDropped(socket: Reconnected['socket']): void {
+    if (this.closing || this.options.keepAlive !== true) return;
+    const reopen = async (): Promise<void> => {
+      if (this.closing) return;
+      let closedWhileAway: string[] = [];
+      if (socket === 'orders') {
+        this.orders = await this.openOrderSocket();
+        const open = new Set((await this.openOrders()).map((o) => o.order_id));
+        closedWhileAway = [...this.openOrderIds].filter((id) => !open.has(id));
+        this.openOrderIds.clear();
+        for (const id of open) this.openOrderIds.add(id);
+      } else {
+        this.marketData = await this.openMarketDataSocket();
+        // The exchange answers each subscribe with stats and the current book: the strategy's view is fresh again.
+        for (const [symbol, level] of this.subscriptions) await this.marketData.request('subscribe', { symbol, level });
+      }
+      for (const h of [...this.reconnectHandlers]) h({ socket, closedWhileAway });
+    };
+    this.retryLater(reopen);
+  }
+
+  /** Runs `attempt` after a short wall delay, again (doubling the delay, at most 5 s) until it succeeds or the port closes. */
+  private retryLater(attempt: () => Promise<void>, delayMs = 100): void {
+    if (this.closing) return;
+    const timer = setTimeout(() => {
+      attempt().catch(() => this.retryLater(attempt, Math.min(delayMs * 2, 5000)));
+    }, delayMs);
+    timer.unref();
   }
 
   now(): bigint {
@@ -158,10 +243,12 @@ export class WireExchangePort implements ExchangePort {
 
   async subscribe(symbol: string, level: MarketDataLevel): Promise<void> {
     await this.marketData.request('subscribe', { symbol, level });
+    this.subscriptions.set(symbol, level);
   }
 
   async unsubscribe(symbol: string): Promise<void> {
     await this.marketData.request('unsubscribe', { symbol });
+    this.subscriptions.delete(symbol);
   }
 
   onOrderFeed(handler: (feed: OrderFeed) => void): () => void {
@@ -178,6 +265,8 @@ export class WireExchangePort implements ExchangePort {
 
   /** Drops every timer and handler and closes both websockets. */
   async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.renewTimer);
     this.time.clear();
     this.feedHandlers.length = 0;
     this.mdHandlers.length = 0;
@@ -187,7 +276,12 @@ export class WireExchangePort implements ExchangePort {
   private onOrderMessage(message: Message): void {
     this.time.observeMessage(message);
     if (typeof message.t === 'string' && FEED_TYPES.has(message.t)) {
-      for (const h of [...this.feedHandlers]) h(message as unknown as OrderFeed);
+      const feed = message as unknown as OrderFeed;
+      if (feed.o !== undefined) {
+        if (feed.t === 'n') this.openOrderIds.add(feed.o.oid);
+        else if (feed.t !== 'p' && feed.t !== 'e') this.openOrderIds.delete(feed.o.oid);
+      }
+      for (const h of [...this.feedHandlers]) h(feed);
     }
   }
 

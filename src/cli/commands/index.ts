@@ -17,3 +17,4 @@ export { register as worker } from './worker.ts';
 export { register as facts } from './facts.ts';
 export { register as impact } from './impact.ts';
 export { register as calibrate } from './calibrate.ts';
+export { register as live } from './live.ts';
