@@ -13,8 +13,12 @@ import { emptyScenario } from '../ws/helpers.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Routes that serve the documentation itself, not the exchange. */
-const DOC_ROUTES = /^\/(openapi\.json|docs(\/.*)?)$/;
+/**
+ * Routes that are not the exchange's API: the documentation itself, and GET /health (a probe
+ * for CI and orchestrators, added with `serve --port-file`; documenting it is welcome, and
+ * then it leaves this list).
+ */
+const DOC_ROUTES = /^\/(openapi\.json|docs(\/.*)?|health)$/;
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1 by the official JSON schema', async () => {
