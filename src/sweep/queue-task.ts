@@ -13,7 +13,7 @@ export interface RunJobData {
 }
 
 /**
- * The sandboxed processor's work (in a child process of `perpsim worker`): runs the job's run
+ * The sandboxed processor's work (in a worker thread of `perpsim worker`): runs the job's run
  * and returns its metrics. The context is cached per child, so data is read once per child.
  * A strategy file that changed since the sweep was planned fails the job without retries (its
  * results would not match the run id).

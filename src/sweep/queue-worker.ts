@@ -7,7 +7,7 @@ import { checkReachable, redisConnection } from './redis-connection.ts';
 export interface QueueWorkerOptions {
   url: string;
   queueName: string;
-  /** Runs at once (each in its own child process). */
+  /** Runs at once (each in its own worker thread). */
   concurrency: number;
   /** How long a job's lock lives without renewal: a dead worker's run is retried after about this long. */
   lockDurationMs: number;
@@ -16,9 +16,11 @@ export interface QueueWorkerOptions {
 }
 
 /**
- * A BullMQ worker for sweep runs with sandboxed processors (`queue-processor.js` in child
- * processes): backtests are CPU-bound, and in the worker's own thread they would starve the
- * lock renewal, so jobs would stall and run twice.
+ * A BullMQ worker for sweep runs with sandboxed processors (`queue-processor.js` in worker
+ * threads): backtests are CPU-bound, and in the worker's own thread they would starve the
+ * lock renewal, so jobs would stall and run twice. Threads rather than child processes, so
+ * that a worker killed with SIGKILL takes its runs with it: a forked child outlived its
+ * parent and went on computing an orphaned run for minutes (seen in the fault test).
  */
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<Worker<RunJobData, RunOutcome>> {
   const processor = fileURLToPath(new URL('./queue-processor.js', import.meta.url));
@@ -27,7 +29,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Wor
     concurrency: options.concurrency,
     lockDuration: options.lockDurationMs,
     stalledInterval: options.lockDurationMs,
-    useWorkerThreads: false,
+    useWorkerThreads: true,
     autorun: false,
   });
   worker.on('active', (job) => options.log(`started ${job.data.run.id} (attempt ${job.attemptsMade + 1})`));
