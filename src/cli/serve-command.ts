@@ -1,8 +1,11 @@
+import { rmSync } from 'node:fs';
 import type { Speed } from '../api/clock-driver.ts';
 import { Exchange } from '../api/exchange.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
+import { prepareOutFile } from './out-path.ts';
+import { announcement, writePortFile } from './serve-announce.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim serve` was asked to do, after flag parsing. */
@@ -21,6 +24,10 @@ export interface ServeRequest {
   replay?: ReplayRequest;
   /** The live web view at / (default on; `--no-ui` turns it off). */
   ui?: boolean;
+  /** `--port-file PATH`: where to write the port once listening (removed at the end). */
+  portFile?: string;
+  /** `--json`: the first stdout line is JSON (URLs, admin token); human text goes to stderr. */
+  json?: boolean;
 }
 
 /** A running `perpsim serve`: the exchange, its server, and the text printed at start. */
@@ -28,6 +35,8 @@ export interface Serving {
   exchange: Exchange;
   server: RunningServer;
   banner: string;
+  /** The `--json` line: rest, ws, app, port, admin_token, scenario, seed, users. */
+  json: string;
   close(): Promise<void>;
 }
 
@@ -39,7 +48,8 @@ export async function startServing(request: ServeRequest, options: { scryptCost?
   const { scenario, sim } = await buildRequestedRun(request);
   const exchange = await Exchange.forSimulation(sim, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options });
   const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
-  return { exchange, server, banner: banner(scenario, sim.seed, request, server), close: () => server.close() };
+  const announced = JSON.stringify(announcement(server, request.adminToken, scenario, sim.seed));
+  return { exchange, server, banner: banner(scenario, sim.seed, request, server), json: announced, close: () => server.close() };
 }
 
 /**
@@ -47,6 +57,9 @@ export async function startServing(request: ServeRequest, options: { scryptCost?
  * every socket, stops the clock and resolves with exit code 0.
  */
 export async function serveCommand(request: ServeRequest): Promise<number> {
+  if (request.portFile !== undefined) prepareOutFile('--port-file', request.portFile);
+  // With --json, stdout carries exactly one line (the JSON); everything for humans goes to stderr.
+  const say = (text: string) => (request.json === true ? process.stderr : process.stdout).write(text);
   let serving: Serving;
   try {
     serving = await startServing(request);
@@ -59,19 +72,23 @@ export async function serveCommand(request: ServeRequest): Promise<number> {
     }
     throw e;
   }
-  process.stdout.write(serving.banner);
+  // The port file first: whoever reads the JSON line may look for the file too.
+  if (request.portFile !== undefined) writePortFile(request.portFile, serving.server.port);
+  if (request.json === true) process.stdout.write(`${serving.json}\n`);
+  say(serving.banner);
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop); // a second signal now kills the process the default way
-      process.stdout.write(`perpsim serve: ${signal}, closing\n`);
+      say(`perpsim serve: ${signal}, closing\n`);
       resolve();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
   await serving.close();
-  process.stdout.write('perpsim serve: stopped\n');
+  if (request.portFile !== undefined) rmSync(request.portFile, { force: true }); // a stale port file would point at nothing
+  say('perpsim serve: stopped\n');
   return 0;
 }
 

@@ -5,6 +5,7 @@ import { registerDocsRoutes } from '../openapi/docs-routes.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
 import { registerApiRoutes } from './api-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { registerHealthRoutes } from './health-routes.ts';
 import { MAX_BODY_BYTES } from './body.ts';
 import { HttpError, RequestValidationError } from './errors.ts';
 import { registerMarketRoutes } from './market-routes.ts';
@@ -48,6 +49,7 @@ export function createRestApp(exchange: Exchange, parts: RestParts = { base: tru
   }
   if (parts.app) registerApiRoutes(app, exchange);
   if (parts.ui) registerUiRoutes(app);
+  registerHealthRoutes(app, exchange); // on every port: orchestrators probe whichever they know
 
   const allowedMethods = methodIndex(app);
   app.notFound((c) => {

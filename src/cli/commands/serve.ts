@@ -18,6 +18,8 @@ export interface ServeOptions extends ReplayOptionValues {
   adminToken?: string;
   /** false with --no-ui. */
   ui?: boolean;
+  portFile?: string;
+  json?: boolean;
 }
 
 export function register(program: PerpsimCommand): void {
@@ -44,7 +46,9 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--speed <n|max>', 'sim seconds per wall second, or max (default: 1)', speedOption('speed'))
     .option('--manual', 'hold time still until POST /admin/clock/advance (default: off)')
     .option('--admin-token <t>', 'bearer token of the admin API (default: $PERPSIM_ADMIN_TOKEN, else 24 random bytes)', textOption('admin-token'))
-    .option('--no-ui', 'do not serve the live web view at / (default: served)');
+    .option('--no-ui', 'do not serve the live web view at / (default: served)')
+    .option('--port-file <path>', 'once listening, write the port there (removed at the end): for --port 0 in test suites (default: none)', textOption('port-file'))
+    .option('--json', 'print one JSON line first: rest, ws, app, port, admin_token, scenario, seed, users; human text goes to stderr (default: off)');
   return addReplayOptions(cmd);
 }
 
@@ -65,6 +69,8 @@ export function serveRequest(opts: ServeOptions, env: NodeJS.ProcessEnv = proces
   };
   if (opts.seed !== undefined) request.seed = opts.seed;
   if (opts.appPort !== undefined) request.appPort = opts.appPort;
+  if (opts.portFile !== undefined) request.portFile = opts.portFile;
+  if (opts.json === true) request.json = true;
   const replay = replayRequest(opts);
   if (replay !== undefined) request.replay = replay;
   return request;
