@@ -1,6 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Strategy } from '../strategy/strategy.ts';
+import { missingImport } from './load-error.ts';
+import { ensureTypeScriptLoader, needsTypeScriptLoader } from './typescript-loader.ts';
 
 /**
  * What a strategy file (`perpsim backtest STRATEGY.ts`) exports:
@@ -62,15 +65,21 @@ export function oneLine(e: unknown): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
-/** Imports a strategy file (TypeScript runs through tsx, registered by the entry point); problems are StrategyLoadErrors. */
+/**
+ * Imports a strategy file; problems are StrategyLoadErrors saying what is missing (the file, a
+ * package, an imported file). A TypeScript file registers tsx first, lazily: only strategies
+ * need it (in each thread that loads one: sweep workers too).
+ */
 export async function importStrategyModule(file: string): Promise<StrategyModule> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new StrategyLoadError(`strategy file ${file} not found`);
+  if (statSync(path).isDirectory()) throw new StrategyLoadError(`strategy file ${file} is a directory`);
+  if (needsTypeScriptLoader(path)) await ensureTypeScriptLoader();
   let mod: StrategyModule;
   try {
-    mod = (await import(pathToFileURL(resolve(file)).href)) as StrategyModule;
+    mod = (await import(pathToFileURL(path).href)) as StrategyModule;
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && oneLine(e).includes(resolve(file))) throw new StrategyLoadError(`strategy file ${file} not found`);
-    throw new StrategyLoadError(`cannot load strategy file ${file}: ${oneLine(e)}`);
+    throw new StrategyLoadError(`cannot load strategy file ${file}: ${missingImport(path, e) ?? oneLine(e)}`);
   }
   // A file compiled as CommonJS arrives wrapped: its exports are the namespace's `default`.
   const inner = mod.default as (StrategyModule & { __esModule?: boolean }) | undefined;

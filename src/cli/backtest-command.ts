@@ -136,7 +136,7 @@ function checkCash(text: string): void {
   }
 }
 
-/** Imports a strategy file (TypeScript runs through tsx, registered by bin.js). */
+/** Imports a strategy file (a TypeScript one registers tsx first; see importStrategyModule). */
 export async function importStrategy(file: string): Promise<StrategyModule> {
   try {
     return await importStrategyModule(file);
