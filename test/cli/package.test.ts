@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './cli-helpers.ts';
 
-// The package as a user gets it: build (when dist/ is older than src/), `npm pack`, install
+// The package as a user gets it: build (when dist/ is older than src/ or the build config), `npm pack`, install
 // the tarball into an empty project offline (from npm's cache: the dependencies' exact
 // versions come from our lock file), then run the installed command and library there.
 
@@ -91,7 +91,7 @@ describe('the npm package', () => {
   beforeAll(async () => {
     version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
     const distIndex = join(ROOT, 'dist/index.js');
-    if (!existsSync(distIndex) || statSync(distIndex).mtimeMs < newest(join(ROOT, 'src'))) {
+    if (!existsSync(distIndex) || statSync(distIndex).mtimeMs < Math.max(newest(join(ROOT, 'src')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs)) {
       const build = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], ROOT, 5 * MINUTE);
       expect(build.stdout + build.stderr).toBe('');
     }
@@ -115,6 +115,30 @@ describe('the npm package', () => {
     expect(existsSync(join(installed, 'scenarios/default.json'))).toBe(true);
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(installed, 'test'))).toBe(false);
+  });
+
+  it('refers only to files it ships: every relative import and new URL(…, import.meta.url) in dist/ resolves', () => {
+    const dist = join(project, 'node_modules/perpsim/dist');
+    const missing: string[] = [];
+    let checked = 0;
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const file = join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else if (file.endsWith('.js')) {
+          const text = readFileSync(file, 'utf8');
+          const refs = [...text.matchAll(/(?:from\s*|import\(\s*)['"](\.{1,2}\/[^'"]+)['"]|new URL\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*,\s*import\.meta\.url/g)];
+          for (const m of refs) {
+            checked += 1;
+            const target = join(dir, m[1] ?? m[2]!);
+            if (!existsSync(target)) missing.push(`${relative(dist, file)} → ${m[1] ?? m[2]}`);
+          }
+        }
+      }
+    };
+    walk(dist);
+    expect(checked).toBeGreaterThan(500);
+    expect(missing).toEqual([]);
   });
 
   it('runs the command and the library on plain node, with no TypeScript loader installed', async () => {
