@@ -14,6 +14,13 @@ export interface ClockDriverOptions {
 }
 
 const NS_PER_MS = 1_000_000;
+/**
+ * Fastest paced speed (sim seconds per wall second). Beyond it a single 5 ms pacing tick would
+ * have to run hours of sim time synchronously; 'max' is the way to go faster, in slices.
+ */
+export const MAX_SPEED = 10_000;
+/** Wall milliseconds an advance may run events before it yields to the event loop. */
+const ADVANCE_SLICE_MS = 20;
 /** How far a max-speed slice may advance sim time before yielding to I/O. */
 const MAX_SLICE_NS = 1_000_000_000n;
 const PACE_INTERVAL_MS = 5;
@@ -33,13 +40,15 @@ export class ClockDriver {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private running = false;
+  /** The advance in progress (advances queue behind it); pacing waits while it runs. */
+  private advancing: Promise<void> | undefined;
 
   constructor(
     private readonly clock: SimClock,
     private readonly options: ClockDriverOptions = {},
   ) {
     this.speed = options.speed ?? 1;
-    if (this.speed !== 'max' && !(this.speed > 0)) throw new RangeError(`speed must be a positive number or "max", got ${this.speed}`);
+    if (!isSpeed(this.speed)) throw new RangeError(`speed must be a positive number up to ${MAX_SPEED} or "max", got ${this.speed}`);
     this.manual = options.manual ?? false;
     this.paused = this.manual;
     this.wallNow = options.wallNow ?? Date.now;
@@ -65,17 +74,41 @@ export class ClockDriver {
 
   /** Brings sim time up to the paced target (call before answering a request). */
   sync(): void {
-    if (this.paused || this.speed === 'max') return;
+    if (this.paused || this.speed === 'max' || this.advancing !== undefined) return;
     const target = this.anchorSimNs + BigInt(Math.floor((this.wallNow() - this.anchorWallMs) * this.speed * NS_PER_MS));
     if (target > this.clock.nowNs) this.runTo(target);
   }
 
-  /** Runs every event of the next `seconds` of sim time at once; returns the new status. */
+  /** Runs every event of the next `seconds` of sim time at once (in-process callers and tests). */
   advance(seconds: number): void {
-    if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError('seconds must be a non-negative number');
+    const delta = advanceNs(seconds);
     this.sync();
-    this.runTo(this.clock.nowNs + BigInt(Math.round(seconds * 1e9)));
+    this.runTo(this.clock.nowNs + delta);
     this.anchor();
+  }
+
+  /**
+   * Runs every event of the next `seconds` of sim time in slices of at most
+   * {@link ADVANCE_SLICE_MS} wall milliseconds, yielding to the event loop between slices so
+   * other clients stay served while a long advance runs. Concurrent advances run one after the
+   * other; pacing is held while one runs. Resolves when sim time has reached the target.
+   */
+  advanceInSlices(seconds: number): Promise<void> {
+    const delta = advanceNs(seconds);
+    const previous = this.advancing ?? Promise.resolve();
+    const run = previous.then(async () => {
+      this.sync();
+      const targetNs = this.clock.nowNs + delta;
+      while (!this.runSlice(targetNs)) await new Promise<void>((resolve) => setImmediate(resolve));
+    });
+    const tracked = run.finally(() => {
+      if (this.advancing === tracked) {
+        this.advancing = undefined;
+        this.anchor();
+      }
+    });
+    this.advancing = tracked;
+    return tracked;
   }
 
   pause(): void {
@@ -91,9 +124,7 @@ export class ClockDriver {
   }
 
   setSpeed(speed: Speed): void {
-    if (speed !== 'max' && !(typeof speed === 'number' && speed > 0 && Number.isFinite(speed))) {
-      throw new RangeError('speed must be a positive number or "max"');
-    }
+    if (!isSpeed(speed)) throw new RangeError(`speed must be a positive number up to ${MAX_SPEED} or "max"`);
     this.sync();
     this.speed = speed;
     this.anchor();
@@ -115,6 +146,27 @@ export class ClockDriver {
     this.options.afterRun?.();
   }
 
+  /**
+   * Runs events up to `targetNs` for at most one slice of wall time; true when the target was
+   * reached (the clock then stands at it).
+   */
+  private runSlice(targetNs: bigint): boolean {
+    const endMs = performance.now() + ADVANCE_SLICE_MS;
+    let reached = false;
+    for (let n = 0; ; n++) {
+      const next = this.clock.nextEventNs();
+      if (next === undefined || next > targetNs) {
+        reached = true;
+        break;
+      }
+      this.clock.step();
+      if ((n & 255) === 255 && performance.now() >= endMs) break;
+    }
+    if (reached) this.clock.runUntil(targetNs);
+    this.options.afterRun?.();
+    return reached;
+  }
+
   private schedule(): void {
     if (!this.running) return;
     if (this.timer) clearInterval(this.timer);
@@ -132,9 +184,24 @@ export class ClockDriver {
   private maxSlice(): void {
     this.immediate = undefined;
     if (!this.running || this.paused || this.speed !== 'max') return;
+    if (this.advancing !== undefined) {
+      this.immediate = setImmediate(() => this.maxSlice());
+      return;
+    }
     const next = this.clock.nextEventNs();
     const target = (next ?? this.clock.nowNs) + MAX_SLICE_NS;
     this.runTo(target);
     this.immediate = setImmediate(() => this.maxSlice());
   }
+}
+
+/** A paced speed within (0, MAX_SPEED], or 'max'. */
+export function isSpeed(speed: unknown): speed is Speed {
+  return speed === 'max' || (typeof speed === 'number' && Number.isFinite(speed) && speed > 0 && speed <= MAX_SPEED);
+}
+
+/** Seconds to advance as exact nanoseconds; a RangeError for anything not finite and non-negative. */
+function advanceNs(seconds: number): bigint {
+  if (!(seconds >= 0) || !Number.isFinite(seconds)) throw new RangeError('seconds must be a finite non-negative number');
+  return BigInt(Math.round(seconds * 1e9));
 }

@@ -96,7 +96,25 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
 
 function httpServer(app: Hono): Server {
   // Without http2 / https options the adaptor builds a plain node:http server.
-  return createAdaptorServer({ fetch: app.fetch }) as Server;
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  server.on('clientError', answerClientError);
+  return server;
+}
+
+/**
+ * Requests node's HTTP parser refuses (a bad method, oversized headers, a malformed line) are
+ * answered with a JSON `{"detail"}` body like every other error, instead of node's bare status
+ * line; then the connection closes (the parser cannot resynchronize on it).
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const body = JSON.stringify({ detail: reason });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {

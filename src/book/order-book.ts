@@ -63,6 +63,12 @@ export class OrderBook {
     return this.bestTicks(this.asks);
   }
 
+  /** Total lots resting at one price on one side (0 when there is no level). For overflow checks. */
+  levelLots(side: Side, priceTicks: number): number {
+    const level = side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
+    return level === NONE ? 0 : this.levels.total[level]!;
+  }
+
   /** True when an order with this id rests on the book. */
   has(orderId: number): boolean {
     return this.ids.get(orderId) !== NONE;

@@ -1,4 +1,4 @@
-import type { Speed } from '../api/clock-driver.ts';
+import { isSpeed, MAX_SPEED, type Speed } from '../api/clock-driver.ts';
 import { parseDuration } from '../core/time.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -58,7 +58,7 @@ export function speedOption(name: string): (text: string) => Speed {
   return single(name, (text) => {
     if (text === 'max') return 'max';
     const speed = Number(text);
-    if (!/^\d+(\.\d+)?$/.test(text) || !(speed > 0) || !Number.isFinite(speed)) throw new UsageError(`--${name} must be a positive number or "max", got "${text}"`);
+    if (!/^\d+(\.\d+)?$/.test(text) || !isSpeed(speed)) throw new UsageError(`--${name} must be a positive number up to ${MAX_SPEED} or "max", got "${text}"`);
     return speed;
   });
 }

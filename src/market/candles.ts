@@ -167,6 +167,16 @@ export class CandleSeries {
   }
 
   /**
+   * Lots a trade at `sec` could still add without any candle volume passing
+   * `Number.MAX_SAFE_INTEGER` (order entry checks this before anything changes).
+   */
+  volumeRoomLots(sec: number): number {
+    let largest = 0;
+    for (const [name, col] of this.columns) largest = Math.max(largest, col.volumeAfter(candleStartSec(sec, name), 0));
+    return Number.MAX_SAFE_INTEGER - largest;
+  }
+
+  /**
    * Adds one trade to the candles of every interval.
    *
    * @param sec Trade time, whole Unix seconds (the `ts` part; nanoseconds do not affect buckets).

@@ -71,6 +71,12 @@ export class SessionStats {
     return this.sessionIndex === undefined ? undefined : this.sessionIndex * SECONDS_PER_DAY + this.offsetSec;
   }
 
+  /** Lots a trade at `sec` could still add without the session volume passing `Number.MAX_SAFE_INTEGER`. */
+  volumeRoomLots(sec: number): number {
+    const newSession = this.sessionIndex === undefined || this.indexOf(sec) > this.sessionIndex;
+    return Number.MAX_SAFE_INTEGER - (newSession ? 0 : this.volumeLots);
+  }
+
   /**
    * Adds a trade. If it falls in a later session than the current one, the session first resets
    * and this trade becomes its open.

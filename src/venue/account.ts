@@ -80,6 +80,8 @@ export class Account {
   openOrdersIm: Money = 0n;
   /** Open order count per market index. */
   private readonly openCountByMarket: number[] = [];
+  /** Σ remaining lots of open orders per market index (for the overflow bound of order entry). */
+  private readonly openLotsByMarket: number[] = [];
 
   constructor(
     readonly id: number,
@@ -109,10 +111,21 @@ export class Account {
     return this.openCountByMarket[market.index] ?? 0;
   }
 
+  /** Σ remaining lots of this account's open orders in `market`. */
+  openLotsIn(market: Market): number {
+    return this.openLotsByMarket[market.index] ?? 0;
+  }
+
   addOpenOrder(order: Order, market: Market): void {
     this.openOrders.set(order.seq, order);
     this.openOrdersIm += order.reservedIm;
     this.openCountByMarket[market.index] = this.openCountIn(market) + 1;
+    this.openLotsByMarket[market.index] = this.openLotsIn(market) + unfilledLots(order);
+  }
+
+  /** An open order of this account in `market` filled `lots` (its remainder shrank). */
+  openOrderFilled(market: Market, lots: number): void {
+    this.openLotsByMarket[market.index] = this.openLotsIn(market) - lots;
   }
 
   removeOpenOrder(order: Order, market: Market): void {
@@ -120,6 +133,7 @@ export class Account {
     this.openOrdersIm -= order.reservedIm;
     order.reservedIm = 0n;
     this.openCountByMarket[market.index] = this.openCountIn(market) - 1;
+    this.openLotsByMarket[market.index] = this.openLotsIn(market) - unfilledLots(order);
   }
 
   /** Re-reserves margin for an open order whose remainder changed. */
@@ -150,4 +164,9 @@ export class Account {
     for (const p of this.positionList) if (p.position.netLots !== 0) return true;
     return false;
   }
+}
+
+/** Quantity not yet filled, whatever the state (a just-canceled order still counts its remainder). */
+function unfilledLots(order: Order): number {
+  return order.qtyLots - order.filledLots;
 }

@@ -11,6 +11,7 @@ import type { Order } from './order.ts';
 import { remainingLots } from './order.ts';
 import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
+import { quantityOverflow } from './quantity-bounds.ts';
 
 /** A new order in engine units, after the wire's schema checks. */
 export interface OrderTicket {
@@ -99,6 +100,8 @@ export class OrderFlow {
     if (Number.isNaN(order.priceTicks) || order.priceTicks <= 0) {
       return ['INVALID_PRICE_INCREMENT', `price must be a positive multiple of the tick size ${inst.tick.text}`];
     }
+    const overflow = quantityOverflow(account, market, order, this.s.clock.nowSec, wouldCross(market, order.side, order.priceTicks));
+    if (overflow !== undefined) return ['INCORRECT_QUANTITY', overflow];
     if (order.isLiquidation) return undefined;
     if (!market.isWithinBand(order.priceTicks)) {
       return ['PRICE_OUT_OF_BOUNDS', `price is more than the price band away from the mark price ${inst.tick.toPrice(market.markTicks)}`];
@@ -203,6 +206,7 @@ export class OrderFlow {
     account.cash += realized - fee;
     this.s.feesCollected += fee;
 
+    if (!aggressor) account.openOrderFilled(market, lots);
     order.filledLots += lots;
     order.filledNotionalTicks += notional;
     const done = order.filledLots === order.qtyLots;

@@ -30,7 +30,8 @@ describe('perpsim serve flags', () => {
   });
 
   const cases: [string, string[], RegExp][] = [
-    ['a speed that is not a positive number', ['--speed', '0'], /^--speed must be a positive number or "max", got "0"$/],
+    ['a speed that is not a positive number', ['--speed', '0'], /^--speed must be a positive number up to 10000 or "max", got "0"$/],
+    ['a speed above the cap', ['--speed', '1000000000'], /^--speed must be a positive number up to 10000 or "max", got "1000000000"$/],
     ['a port out of range', ['--port', '70000'], /^--port must be a port number from 0 to 65535, got "70000"$/],
     ['a value given to --manual', ['--manual=yes'], /^--manual takes no value$/],
     ['--speed with --manual', ['--manual', '--speed', '10'], /^--speed and --manual exclude each other/],

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parseMoney, type Money } from '../../core/money.ts';
 import { INSTRUMENT_STATES } from '../../core/types.ts';
 import { decodeBase32 } from '../auth/totp.ts';
-import type { Speed } from '../clock-driver.ts';
+import { isSpeed, MAX_SPEED, type Speed } from '../clock-driver.ts';
 import type { Exchange } from '../exchange.ts';
 import { adminGuard } from './authz.ts';
 import { readBody } from './body.ts';
@@ -12,15 +12,18 @@ import { PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { checkFields, enumOf, fail, field, float, ok, optional, parseFields, str } from './validation.ts';
 import { toInstrumentInfo } from '../../venue/wire-forms.ts';
 
-/** Longest single advance: a year of sim time (every event in it runs before the answer). */
+/**
+ * Longest single advance: a year of sim time. Every event in it runs before the answer, in
+ * slices that yield to the event loop, so other clients are served meanwhile.
+ */
 export const MAX_ADVANCE_SECONDS = 366 * 86_400;
 
 const DECIMAL = str({ min: 1, max: 60, pattern: '^-?\\d+(\\.\\d+)?$' });
-const SPEED = field<Speed>((input) => {
-  if (input === 'max') return ok('max' as const);
-  if (typeof input === 'number' && Number.isFinite(input) && input > 0) return ok(input);
-  return fail('value_error', 'Value error, speed must be a positive number or "max"', { error: 'speed must be a positive number or "max"' });
-}, z.union([z.literal('max'), z.number().gt(0)]));
+const SPEED_RULE = `speed must be a positive number up to ${MAX_SPEED} or "max"`;
+const SPEED = field<Speed>(
+  (input) => (isSpeed(input) ? ok(input) : fail('value_error', `Value error, ${SPEED_RULE}`, { error: SPEED_RULE })),
+  z.union([z.literal('max'), z.number().gt(0).lte(MAX_SPEED)]),
+);
 
 export const ADVANCE = { seconds: float({ ge: 0, le: MAX_ADVANCE_SECONDS }) };
 export const NEW_USER = { username: USERNAME, password: PASSWORD, cash: DECIMAL, totp_secret: optional(str({ min: 1, pattern: '^[A-Z2-7]+=*$' })) };
@@ -56,7 +59,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     const raw = await readBody(c);
     exchange.sync();
     const { seconds } = parseFields(raw, ADVANCE, 'body');
-    exchange.driver.advance(seconds);
+    await exchange.driver.advanceInSlices(seconds);
     return status(c);
   });
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { HttpError, RequestValidationError } from './errors.ts';
+import { isNestedDeeperThan, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { parsePythonJson, TooDeepError } from './py-json.ts';
 
 const PARSE_FAILURE = 'There was an error parsing the body';
@@ -23,10 +24,17 @@ async function bodyBytes(c: Context): Promise<Uint8Array> {
   }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
-    chunks.push(chunk);
+  try {
+    for await (const chunk of incoming as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) throw new HttpError(413, 'Request body too large');
+      chunks.push(chunk);
+    }
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    // The client went away mid-upload ("aborted", ECONNRESET): nobody reads the answer, and it
+    // is no server fault worth a stack trace.
+    throw new HttpError(400, 'Request body incomplete: the client closed the connection');
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }
@@ -58,11 +66,13 @@ export async function readBody(c: Context): Promise<unknown> {
     throw new HttpError(400, PARSE_FAILURE);
   }
   if (!readsAsJson(c.req.header('content-type'))) return text;
+  let parsed: { value: unknown } | undefined;
   try {
-    return JSON.parse(text);
+    parsed = { value: JSON.parse(text) };
   } catch {
     // JSON.parse says neither where nor why in Python's terms: re-scan to find out.
   }
+  if (parsed !== undefined) return shallow(parsed.value);
   let result: ReturnType<typeof parsePythonJson>;
   try {
     result = parsePythonJson(text);
@@ -70,6 +80,16 @@ export async function readBody(c: Context): Promise<unknown> {
     if (e instanceof TooDeepError) throw new HttpError(400, PARSE_FAILURE);
     throw e;
   }
-  if (result.ok) return result.value; // NaN / Infinity: valid for Python, not for JSON.parse
+  if (result.ok) return shallow(result.value); // NaN / Infinity: valid for Python, not for JSON.parse
   throw new RequestValidationError([{ type: 'json_invalid', loc: ['body', result.pos], msg: 'JSON decode error', input: {}, ctx: { error: result.msg } }]);
+}
+
+/**
+ * The body if it nests at most {@link MAX_JSON_DEPTH} deep, else a 422 that does not echo it
+ * (echoing thousands of nested arrays overflows the stack in `JSON.stringify`).
+ */
+function shallow(value: unknown): unknown {
+  if (!isNestedDeeperThan(value)) return value;
+  const error = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+  throw new RequestValidationError([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error } }]);
 }

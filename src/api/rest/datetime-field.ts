@@ -118,18 +118,25 @@ const MS_WATERSHED = 20_000_000_000;
 const MIN_NS = -62_135_596_800_000_000_000n; // 0001-01-01T00:00:00Z
 const MAX_NS = 253_402_300_799_999_999_999n; // 9999-12-31T23:59:59.999999999Z
 
+/** Beyond this magnitude (ms) a Unix time is outside RFC 3339's years 0001–9999 whatever its unit. */
+const MAX_UNIX_MAGNITUDE = 1e15;
+
 function fromUnix(value: number): Checked<TimeNs> {
+  if (!Number.isFinite(value) || Math.abs(value) > MAX_UNIX_MAGNITUDE) return outOfRange();
   const ms = Math.abs(value) > MS_WATERSHED;
   // Integers convert exactly; fractions keep microseconds, as pydantic does.
   const ns = Number.isSafeInteger(value)
     ? BigInt(value) * (ms ? 1_000_000n : 1_000_000_000n)
     : BigInt(Math.round(value * (ms ? 1e3 : 1e6))) * 1_000n;
-  if (ns < MIN_NS || ns > MAX_NS) {
-    return fail('datetime_parsing', 'Input should be a valid datetime, dates after 9999 are not supported as unix timestamps', {
-      error: 'dates after 9999 are not supported as unix timestamps',
-    });
-  }
+  if (ns < MIN_NS || ns > MAX_NS) return outOfRange();
   return ok(ns);
+}
+
+/** pydantic's answer to a Unix time outside years 0001–9999. */
+function outOfRange(): Checked<never> {
+  return fail('datetime_parsing', 'Input should be a valid datetime, dates after 9999 are not supported as unix timestamps', {
+    error: 'dates after 9999 are not supported as unix timestamps',
+  });
 }
 
 /** Checks one date-time input; exact nanoseconds since the epoch on success. */

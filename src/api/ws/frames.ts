@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket, type RawData } from 'ws';
+import { isNestedDeeperThan, MAX_JSON_DEPTH } from '../json-depth.ts';
 
 /**
  * A request the socket refuses with an error envelope (`err` on the order socket, `error` on
@@ -34,6 +35,21 @@ export const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 
 /** Largest request frame accepted (requests are small; this bounds what a client can make us parse). */
 export const MAX_REQUEST_BYTES = 64 * 1024;
+
+/** Why a frame was refused before dispatch (sent with code 400 and a null request id). */
+export const NOT_AN_OBJECT = 'a request must be a JSON object';
+export const TOO_DEEP = `a request must not nest deeper than ${MAX_JSON_DEPTH} levels`;
+
+/**
+ * The frame as a JSON object, or the reason it is refused: not JSON, not an object, or nested
+ * deeper than {@link MAX_JSON_DEPTH} (which nothing valid is, and which would overflow the
+ * stack when echoed).
+ */
+export function readFrame(data: RawData): { frame: Frame } | { refused: string } {
+  const frame = parseFrame(data);
+  if (frame === undefined) return { refused: NOT_AN_OBJECT };
+  return isNestedDeeperThan(frame) ? { refused: TOO_DEEP } : { frame };
+}
 
 /** The frame as a JSON object, or undefined when it is not JSON or not an object. */
 export function parseFrame(data: RawData): Frame | undefined {

@@ -3,8 +3,9 @@ import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Market } from '../../venue/market.ts';
 import type { Exchange } from '../exchange.ts';
+import { describeValue } from '../json-depth.ts';
 import { requireEnum, requireString } from './fields.ts';
-import { errorOf, parseFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
+import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { MarketDataFanout } from './md-fanout.ts';
 import { LEVELS, type Level } from './md-messages.ts';
@@ -70,11 +71,12 @@ export class MarketDataGateway implements SocketEndpoint {
   }
 
   private onMessage(session: MdSession, data: RawData): void {
-    const frame = parseFrame(data);
-    if (frame === undefined) {
-      sendText(session.ws, JSON.stringify({ request_id: null, error: { code: 400, message: 'a request must be a JSON object' } }));
+    const read = readFrame(data);
+    if ('refused' in read) {
+      sendText(session.ws, JSON.stringify({ request_id: null, error: { code: 400, message: read.refused } }));
       return;
     }
+    const frame = read.frame;
     const rid = requestIdOf(frame, 'request_id');
     this.exchange.sync();
     this.fanout.flush();
@@ -94,7 +96,7 @@ export class MarketDataGateway implements SocketEndpoint {
   private dispatch(session: MdSession, frame: Frame): Outcome {
     const type = frame.type;
     if (type === undefined || type === null) throw new WsRequestError(400, 'type is required');
-    if (typeof type !== 'string' || !REQUEST_TYPES.has(type)) throw new WsRequestError(400, `unknown request type ${JSON.stringify(type)}`);
+    if (typeof type !== 'string' || !REQUEST_TYPES.has(type)) throw new WsRequestError(400, `unknown request type ${describeValue(type)}`);
     if (type === 'login') return { result: this.login(session, frame) };
     const user = session.user;
     if (user === undefined) throw new WsRequestError(401, 'not logged in');

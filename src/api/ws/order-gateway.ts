@@ -5,8 +5,9 @@ import { toWsOrder } from '../../venue/wire-forms.ts';
 import type { WsOrder } from '../../wire/order.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
+import { describeValue } from '../json-depth.ts';
 import { requireString } from './fields.ts';
-import { errorOf, parseFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
+import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { OrderFeedHub } from './order-feed-hub.ts';
 import { parseCancelRequest, parsePlaceRequest } from './order-requests.ts';
@@ -67,11 +68,12 @@ export class OrderGateway implements SocketEndpoint {
   }
 
   private onMessage(session: OrderSession, data: RawData): void {
-    const frame = parseFrame(data);
-    if (frame === undefined) {
-      sendText(session.ws, JSON.stringify({ rid: null, err: { code: 400, msg: 'a request must be a JSON object' } }));
+    const read = readFrame(data);
+    if ('refused' in read) {
+      sendText(session.ws, JSON.stringify({ rid: null, err: { code: 400, msg: read.refused } }));
       return;
     }
+    const frame = read.frame;
     const rid = requestIdOf(frame, 'rid');
     this.exchange.sync();
     this.hub.hold(() => {
@@ -90,7 +92,7 @@ export class OrderGateway implements SocketEndpoint {
   private dispatch(session: OrderSession, frame: Frame): ReplyBody {
     const t = frame.t;
     if (t === undefined || t === null) throw new WsRequestError(400, 't is required');
-    if (typeof t !== 'string' || !REQUEST_TYPES.has(t)) throw new WsRequestError(400, `unknown request type ${JSON.stringify(t)}`);
+    if (typeof t !== 'string' || !REQUEST_TYPES.has(t)) throw new WsRequestError(400, `unknown request type ${describeValue(t)}`);
     if (t === 'a') return { res: this.login(session, frame) };
     const user = session.user;
     if (user === undefined) throw new WsRequestError(401, 'not logged in');

@@ -1,0 +1,30 @@
+import type { Account } from './account.ts';
+import type { Market } from './market.ts';
+import type { Order } from './order.ts';
+
+/**
+ * Order entry's overflow bound. Lots are JavaScript numbers, exact only up to 2^53 − 1, and
+ * several running totals add them up: the book's level totals (the L2 `q`), candle and session
+ * volumes, and a position's bought / sold / net lots. An order that could push any of them
+ * past `Number.MAX_SAFE_INTEGER` is rejected before anything changes, so a fill can never fail
+ * (or silently round) halfway through settlement.
+ *
+ * The account bound covers fills that happen later, when the order rests and another order
+ * trades against it: bought + sold lots + the remainder of open orders only grows by an
+ * accepted order's quantity, and a fill moves lots from "open" to "bought or sold" without
+ * changing the sum, so if the sum fits at entry every later fill of those orders fits too
+ * (and |net| ≤ bought + sold). The volume bounds are checked when the order would trade on
+ * arrival (`crosses`): a trade only ever happens at a taker's entry.
+ *
+ * `sec` is the sim time (Unix seconds) a trade would happen at. Returns the reject text, or undefined when the order fits.
+ */
+export function quantityOverflow(account: Account, market: Market, order: Order, sec: number, crosses: boolean): string | undefined {
+  const qty = order.qtyLots;
+  const room = Number.MAX_SAFE_INTEGER - qty;
+  if (market.book.levelLots(order.side, order.priceTicks) > room) return 'quantity would overflow the price level total';
+  if (crosses && (qty > market.candles.volumeRoomLots(sec) || qty > market.stats.volumeRoomLots(sec))) return 'quantity would overflow the traded volume';
+  const position = account.findPosition(market)?.position;
+  const tradedLots = position === undefined ? 0 : position.buyLots + position.sellLots;
+  if (tradedLots + account.openLotsIn(market) > room) return 'quantity would overflow the position totals';
+  return undefined;
+}
