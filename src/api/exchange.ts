@@ -4,6 +4,7 @@ import type { Money } from '../core/money.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { Simulation } from '../sim/simulation.ts';
 import type { Venue } from '../venue/venue.ts';
+import { LoginThrottle, type ThrottleRule } from './auth/login-throttle.ts';
 import { UserDirectory } from './auth/user-directory.ts';
 import { ClockDriver, type Speed } from './clock-driver.ts';
 
@@ -16,6 +17,10 @@ export interface ExchangeOptions {
   scryptCost?: number;
   /** Wall clock for token expiry and pacing (tests inject it). */
   wallNow?: () => number;
+  /** Failed-login limits per user and per address (defaults in login-throttle.ts). */
+  loginThrottle?: { user?: ThrottleRule; address?: ThrottleRule };
+  /** Live tokens per user; the oldest is revoked beyond it (default 256). */
+  maxTokensPerUser?: number;
 }
 
 /**
@@ -29,6 +34,7 @@ export class Exchange {
   readonly users: UserDirectory;
   readonly driver: ClockDriver;
   readonly adminToken: string;
+  readonly loginThrottle: LoginThrottle;
   readonly scenario: Scenario;
   private readonly afterRunHooks: (() => void)[] = [];
 
@@ -36,7 +42,8 @@ export class Exchange {
     this.scenario = sim.scenario;
     this.clock = sim.clock;
     this.venue = sim.venue;
-    this.users = new UserDirectory({ now: options.wallNow, scryptCost: options.scryptCost });
+    this.users = new UserDirectory({ now: options.wallNow, scryptCost: options.scryptCost, maxTokensPerUser: options.maxTokensPerUser });
+    this.loginThrottle = new LoginThrottle(options.wallNow, options.loginThrottle);
     this.adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
     this.driver = new ClockDriver(this.clock, {
       speed: options.speed,

@@ -7,7 +7,7 @@ import type { Exchange } from './exchange.ts';
 import { createRestApp } from './rest/app.ts';
 import { MarketDataGateway } from './ws/market-data.ts';
 import { OrderGateway } from './ws/order-gateway.ts';
-import type { SocketEndpoint } from './ws/socket-server.ts';
+import { DEFAULT_MAX_SOCKETS, DEFAULT_MAX_SOCKETS_PER_USER, SocketBudget, type SocketEndpoint, type SocketLimits } from './ws/socket-server.ts';
 
 /** Options of {@link startServer}. */
 export interface ServerOptions {
@@ -21,6 +21,12 @@ export interface ServerOptions {
   heartbeatMs?: number;
   /** Serve the live web view at / (default true). */
   ui?: boolean;
+  /** Open websockets per server, both endpoints together; default 1024. */
+  maxSockets?: number;
+  /** Websockets logged in as one user, per endpoint; default 128. */
+  maxSocketsPerUser?: number;
+  /** Wall milliseconds between sweeps that end sessions whose token expired; default 1000. */
+  tokenSweepMs?: number;
 }
 
 /** A running server. */
@@ -33,6 +39,8 @@ export interface RunningServer {
   appUrl: string;
   /** The port actually bound by the main server. */
   port: number;
+  /** Open websockets, both endpoints together (what the `maxSockets` cap counts). */
+  openSockets(): number;
   /** Stops the clock driver, closes every socket and both servers, clears all timers. */
   close(): Promise<void>;
 }
@@ -50,8 +58,13 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
   const host = options.host ?? '127.0.0.1';
   const heartbeatMs = options.heartbeatMs ?? 2000;
   const split = options.appPort !== undefined;
-  const orders = new OrderGateway(exchange, { heartbeatMs });
-  const marketData = new MarketDataGateway(exchange, { heartbeatMs });
+  const limits: SocketLimits = {
+    budget: new SocketBudget(options.maxSockets ?? DEFAULT_MAX_SOCKETS),
+    maxSocketsPerUser: options.maxSocketsPerUser ?? DEFAULT_MAX_SOCKETS_PER_USER,
+    tokenSweepMs: options.tokenSweepMs,
+  };
+  const orders = new OrderGateway(exchange, { heartbeatMs, limits });
+  const marketData = new MarketDataGateway(exchange, { heartbeatMs, limits });
   const endpoints: Record<string, SocketEndpoint> = { [ORDER_PATH]: orders, [MARKET_DATA_PATH]: marketData };
 
   const main = httpServer(createRestApp(exchange, { base: true, app: !split, ui: options.ui !== false }));
@@ -90,6 +103,7 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     wsUrl: `ws://${urlHost}:${port}`,
     appUrl: `http://${urlHost}:${appPort}`,
     port,
+    openSockets: () => limits.budget.count,
     close: () => (closing ??= closeAll()),
   };
 }

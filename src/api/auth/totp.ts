@@ -36,12 +36,21 @@ export function totpCode(secret: Buffer, timeMs: number, digits = 6, stepSec = 3
 
 /** True when `code` is the TOTP of the current step or one step either side (clock drift). */
 export function verifyTotp(secret: Buffer, code: string, timeMs: number): boolean {
-  if (!/^\d{6}$/.test(code)) return false;
-  let ok = false;
+  return totpStep(secret, code, timeMs) !== undefined;
+}
+
+/**
+ * The time step (Unix seconds / 30) whose code `code` is, among the current step and one
+ * either side (clock drift); undefined when it is none of them. A caller that remembers the
+ * last step it accepted per user makes codes single-use (RFC 6238 §5.2).
+ */
+export function totpStep(secret: Buffer, code: string, timeMs: number): number | undefined {
+  if (!/^\d{6}$/.test(code)) return undefined;
+  let step: number | undefined;
   for (const drift of [-1, 0, 1]) {
-    const expected = totpCode(secret, timeMs + drift * 30_000);
+    const atMs = timeMs + drift * 30_000;
     // Check every window without early exit, in constant time per comparison.
-    ok = timingSafeEqual(Buffer.from(expected), Buffer.from(code)) || ok;
+    if (timingSafeEqual(Buffer.from(totpCode(secret, atMs)), Buffer.from(code))) step = Math.floor(atMs / 30_000);
   }
-  return ok;
+  return step;
 }

@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { decodeBase32, verifyTotp } from './totp.ts';
+import { decodeBase32, totpStep } from './totp.ts';
 
 function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))));
@@ -8,11 +8,16 @@ function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptO
 /** Bounds of `expiration_seconds` (decisions.md). */
 export const MAX_TOKEN_SECONDS = 2_592_000;
 
+/** Live tokens a user may hold; issuing one more revokes the oldest. */
+export const MAX_TOKENS_PER_USER = 256;
+
 export interface UserDirectoryOptions {
   /** Wall-clock milliseconds; tokens and TOTP run on wall time, not sim time. */
   now?: () => number;
   /** scrypt cost N (power of two). Default 2^14; tests may lower it. */
   scryptCost?: number;
+  /** Live tokens per user (default {@link MAX_TOKENS_PER_USER}). */
+  maxTokensPerUser?: number;
 }
 
 interface UserRecord {
@@ -20,6 +25,10 @@ interface UserRecord {
   salt: Buffer;
   passwordHash: Buffer;
   totpSecret: Buffer | undefined;
+  /** The last TOTP step accepted: a code of this step or an earlier one is refused (single use). */
+  lastTotpStep: number;
+  /** Keys of this user's tokens, oldest first (for the per-user cap). */
+  tokenKeys: string[];
 }
 
 interface ApiKeyRecord {
@@ -29,7 +38,7 @@ interface ApiKeyRecord {
 }
 
 /** Why an API key was not created. */
-export type ApiKeyFailure = 'bad_password' | 'totp_required' | 'bad_totp';
+export type ApiKeyFailure = 'bad_password' | 'totp_required' | 'bad_totp' | 'totp_reused';
 
 const KEY_LEN = 32;
 
@@ -46,10 +55,12 @@ export class UserDirectory {
   private readonly now: () => number;
   private readonly scryptOptions: ScryptOptions;
   private readonly dummySalt = randomBytes(16);
+  private readonly maxTokensPerUser: number;
 
   constructor(options: UserDirectoryOptions = {}) {
     this.now = options.now ?? Date.now;
     this.scryptOptions = { N: options.scryptCost ?? 16384, r: 8, p: 1 };
+    this.maxTokensPerUser = options.maxTokensPerUser ?? MAX_TOKENS_PER_USER;
   }
 
   has(username: string): boolean {
@@ -69,7 +80,7 @@ export class UserDirectory {
     const passwordHash = await scrypt(password, salt, KEY_LEN, this.scryptOptions);
     // Another addUser for the same name may have finished while this one was hashing.
     if (this.users.has(username)) throw new RangeError(`user ${username} already exists`);
-    this.users.set(username, { username, salt, passwordHash, totpSecret: secret });
+    this.users.set(username, { username, salt, passwordHash, totpSecret: secret, lastTotpStep: -1, tokenKeys: [] });
   }
 
   /** True when the password is right. Constant-time, and as slow for unknown users. */
@@ -92,7 +103,7 @@ export class UserDirectory {
     return this.issueToken(record.username, expirationSeconds);
   }
 
-  /** The user a token belongs to, or undefined when it is unknown or expired. */
+  /** The user a token belongs to, or undefined when it is unknown, revoked or expired. */
   userForToken(token: string): string | undefined {
     const key = tokenKey(token);
     const entry = this.tokens.get(key);
@@ -104,6 +115,11 @@ export class UserDirectory {
     return entry.username;
   }
 
+  /** Wall milliseconds at which a live token expires; undefined when it is not live. */
+  tokenExpiresAtMs(token: string): number | undefined {
+    return this.userForToken(token) === undefined ? undefined : this.tokens.get(tokenKey(token))!.expiresAtMs;
+  }
+
   /**
    * Creates an API key for a user who proves the password (and the TOTP code when 2FA is on).
    * The secret is returned once and kept only as an HMAC.
@@ -113,7 +129,10 @@ export class UserDirectory {
     const user = this.users.get(username)!;
     if (user.totpSecret !== undefined) {
       if (totp === undefined || totp === null) return 'totp_required';
-      if (!verifyTotp(user.totpSecret, totp, this.now())) return 'bad_totp';
+      const step = totpStep(user.totpSecret, totp, this.now());
+      if (step === undefined) return 'bad_totp';
+      if (step <= user.lastTotpStep) return 'totp_reused';
+      user.lastTotpStep = step;
     }
     const apiKey = `ak_${randomBytes(12).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
@@ -128,7 +147,16 @@ export class UserDirectory {
     }
     this.pruneExpired();
     const token = randomBytes(32).toString('base64url');
-    this.tokens.set(tokenKey(token), { username, expiresAtMs: this.now() + expirationSeconds * 1000 });
+    const key = tokenKey(token);
+    this.tokens.set(key, { username, expiresAtMs: this.now() + expirationSeconds * 1000 });
+    const keys = this.users.get(username)!.tokenKeys;
+    keys.push(key);
+    // Over the cap: drop keys that already expired, then revoke the oldest live ones.
+    if (keys.length > this.maxTokensPerUser) {
+      const live = keys.filter((k) => this.tokens.has(k));
+      while (live.length > this.maxTokensPerUser) this.tokens.delete(live.shift()!);
+      keys.splice(0, keys.length, ...live);
+    }
     return token;
   }
 

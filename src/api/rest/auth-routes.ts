@@ -3,6 +3,7 @@ import type { Exchange } from '../exchange.ts';
 import { requireUser } from './authz.ts';
 import { readBody } from './body.ts';
 import { HttpError, unauthorized } from './errors.ts';
+import { guardLogin } from './login-guard.ts';
 import { EXPIRATION_SECONDS, PASSWORD, SYMBOL, USERNAME } from './fields.ts';
 import { parseFields, str } from './validation.ts';
 import { toInstrumentInfo } from '../../venue/wire-forms.ts';
@@ -23,7 +24,7 @@ export function registerAuthRoutes(app: Hono, exchange: Exchange): void {
     const raw = await readBody(c);
     exchange.sync();
     const body = parseFields(raw, PASSWORD_TOKEN, 'body');
-    const token = await exchange.users.tokenForPassword(body.username, body.password, body.expiration_seconds);
+    const token = await guardLogin(c, exchange, `user:${body.username}`, () => exchange.users.tokenForPassword(body.username, body.password, body.expiration_seconds), (t) => t === undefined);
     if (token === undefined) throw unauthorized('Incorrect username or password');
     return c.json({ token });
   });
@@ -32,7 +33,7 @@ export function registerAuthRoutes(app: Hono, exchange: Exchange): void {
     const raw = await readBody(c);
     exchange.sync();
     const body = parseFields(raw, API_KEY_TOKEN, 'body');
-    const token = exchange.users.tokenForApiKey(body.api_key, body.secret, body.expiration_seconds);
+    const token = await guardLogin(c, exchange, `key:${body.api_key}`, () => exchange.users.tokenForApiKey(body.api_key, body.secret, body.expiration_seconds), (t) => t === undefined);
     if (token === undefined) throw unauthorized('Incorrect API key or secret');
     return c.json({ token });
   });

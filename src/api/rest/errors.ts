@@ -26,7 +26,7 @@ export class RequestValidationError extends Error {
 /** Any other answered error: a status and a human-readable `detail`. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429,
     readonly detail: string,
     readonly headers: Record<string, string> = {},
   ) {

@@ -9,7 +9,9 @@ import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame }
 import { startHeartbeat } from './heartbeat.ts';
 import { MarketDataFanout } from './md-fanout.ts';
 import { LEVELS, type Level } from './md-messages.ts';
-import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint } from './socket-server.ts';
+import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
+import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
+import { TokenWatch } from './token-watch.ts';
 
 /** One connection to the market-data websocket. */
 interface MdSession {
@@ -42,15 +44,19 @@ export class MarketDataGateway implements SocketEndpoint {
   private readonly wss: WebSocketServer;
   private readonly removeFlush: () => void;
   private readonly stopHeartbeat: () => void;
+  private readonly watch: TokenWatch<MdSession>;
+  private readonly limits: SocketLimits;
 
   constructor(
     private readonly exchange: Exchange,
-    options: { heartbeatMs: number },
+    options: { heartbeatMs: number; limits: SocketLimits },
   ) {
+    this.limits = options.limits;
     this.fanout = new MarketDataFanout(exchange.venue);
     this.removeFlush = exchange.onAfterRun(() => this.fanout.flush());
-    this.wss = createSocketServer((ws) => this.connect(ws));
+    this.wss = createSocketServer((ws) => this.connect(ws), options.limits);
     this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
+    this.watch = new TokenWatch(exchange.users, (session) => this.expire(session), options.limits.tokenSweepMs);
   }
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -58,6 +64,7 @@ export class MarketDataGateway implements SocketEndpoint {
   }
 
   async close(): Promise<void> {
+    this.watch.close();
     this.stopHeartbeat();
     this.removeFlush();
     this.fanout.close();
@@ -67,7 +74,18 @@ export class MarketDataGateway implements SocketEndpoint {
   private connect(ws: WebSocket): void {
     const session: MdSession = { ws, user: undefined, subscriptions: new Map() };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
-    ws.on('close', () => this.dropSubscriptions(session));
+    ws.on('close', () => {
+      this.watch.unwatch(session);
+      this.dropSubscriptions(session);
+    });
+  }
+
+  /** The session's token expired or was revoked: tell the client, then close the socket. */
+  private expire(session: MdSession): void {
+    this.dropSubscriptions(session);
+    session.user = undefined;
+    sendText(session.ws, JSON.stringify({ request_id: null, error: { code: 401, message: 'token expired or revoked; log in again' } }));
+    session.ws.close(CLOSE_TOKEN_EXPIRED, 'token expired');
   }
 
   private onMessage(session: MdSession, data: RawData): void {
@@ -77,6 +95,7 @@ export class MarketDataGateway implements SocketEndpoint {
       return;
     }
     const frame = read.frame;
+    if (!this.watch.check(session)) return;
     const rid = requestIdOf(frame, 'request_id');
     this.exchange.sync();
     this.fanout.flush();
@@ -103,6 +122,7 @@ export class MarketDataGateway implements SocketEndpoint {
     switch (type) {
       case 'logout':
         this.dropSubscriptions(session);
+        this.watch.unwatch(session);
         session.user = undefined;
         return { result: { logged_out: user } };
       case 'subscribe':
@@ -117,7 +137,12 @@ export class MarketDataGateway implements SocketEndpoint {
     const username = requireString(frame, 'username');
     const token = requireString(frame, 'token');
     if (this.exchange.users.userForToken(token) !== username) throw new WsRequestError(401, 'invalid or expired token for this user');
+    if (this.watch.countOf(username) >= this.limits.maxSocketsPerUser) {
+      setImmediate(() => session.ws.close(CLOSE_TOO_MANY, 'too many sockets for this user'));
+      throw new WsRequestError(429, `at most ${this.limits.maxSocketsPerUser} market-data sockets per user`);
+    }
     session.user = username;
+    this.watch.watch(session, token, username);
     return { logged_in: username };
   }
 

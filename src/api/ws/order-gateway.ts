@@ -6,17 +6,21 @@ import type { WsOrder } from '../../wire/order.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
-import { requireString } from './fields.ts';
+import { requireBool, requireString } from './fields.ts';
 import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
 import { startHeartbeat } from './heartbeat.ts';
 import { OrderFeedHub } from './order-feed-hub.ts';
 import { parseCancelRequest, parsePlaceRequest } from './order-requests.ts';
-import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint } from './socket-server.ts';
+import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
+import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
+import { TokenWatch } from './token-watch.ts';
 
 /** One connection to the order websocket. */
 interface OrderSession {
   readonly ws: WebSocket;
   user: { name: string; account: Account } | undefined;
+  /** Cancel-on-disconnect: the user's open orders are canceled when this socket goes away. */
+  cod: boolean;
 }
 
 /** Request types of the order websocket: login, logout, place, cancel, open orders. */
@@ -41,30 +45,51 @@ export class OrderGateway implements SocketEndpoint {
   private readonly wss: WebSocketServer;
   private readonly unsubscribe: () => void;
   private readonly stopHeartbeat: () => void;
+  private readonly watch: TokenWatch<OrderSession>;
+  private readonly limits: SocketLimits;
 
   constructor(
     private readonly exchange: Exchange,
-    options: { heartbeatMs: number },
+    options: { heartbeatMs: number; limits: SocketLimits },
   ) {
-    this.wss = createSocketServer((ws) => this.connect(ws));
+    this.limits = options.limits;
+    this.wss = createSocketServer((ws) => this.connect(ws), options.limits);
     this.unsubscribe = exchange.venue.subscribe(this.hub);
     this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
+    this.watch = new TokenWatch(exchange.users, (session) => this.expire(session), options.limits.tokenSweepMs);
   }
+
 
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     upgradeInto(this.wss, req, socket, head);
   }
 
   async close(): Promise<void> {
+    this.watch.close();
     this.stopHeartbeat();
     this.unsubscribe();
     await closeSocketServer(this.wss);
   }
 
   private connect(ws: WebSocket): void {
-    const session: OrderSession = { ws, user: undefined };
+    const session: OrderSession = { ws, user: undefined, cod: false };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
-    ws.on('close', () => this.endLogin(session));
+    ws.on('close', () => this.disconnected(session));
+  }
+
+  /** The socket went away: cancel-on-disconnect if the login asked for it, then end the login. */
+  private disconnected(session: OrderSession): void {
+    const user = session.user;
+    this.endLogin(session);
+    if (user === undefined || !session.cod) return;
+    this.exchange.sync();
+    this.exchange.venue.cancelAll(user.account);
+  }
+
+  /** The session's token expired or was revoked: tell the client, then close the socket. */
+  private expire(session: OrderSession): void {
+    sendText(session.ws, JSON.stringify({ rid: null, err: { code: 401, msg: 'token expired or revoked; log in again' } }));
+    session.ws.close(CLOSE_TOKEN_EXPIRED, 'token expired');
   }
 
   private onMessage(session: OrderSession, data: RawData): void {
@@ -74,6 +99,7 @@ export class OrderGateway implements SocketEndpoint {
       return;
     }
     const frame = read.frame;
+    if (!this.watch.check(session)) return;
     const rid = requestIdOf(frame, 'rid');
     this.exchange.sync();
     this.hub.hold(() => {
@@ -115,14 +141,24 @@ export class OrderGateway implements SocketEndpoint {
     if (session.user !== undefined) throw new WsRequestError(409, `already logged in as ${session.user.name}`);
     const username = requireString(frame, 'u');
     const token = requireString(frame, 'k');
+    const cod = frame.cod === undefined ? undefined : requireBool(frame, 'cod');
     const account = this.exchange.users.userForToken(token) === username ? this.exchange.venue.account(username) : undefined;
     if (account === undefined) throw new WsRequestError(401, 'invalid or expired token for this user');
+    if (this.watch.countOf(username) >= this.limits.maxSocketsPerUser) {
+      setImmediate(() => session.ws.close(CLOSE_TOO_MANY, 'too many sockets for this user'));
+      throw new WsRequestError(429, `at most ${this.limits.maxSocketsPerUser} order sockets per user`);
+    }
     session.user = { name: username, account };
+    session.cod = cod ?? false;
+    this.watch.watch(session, token, username);
     this.hub.attach(account.id, session.ws);
-    return { li: username, o: this.exchange.venue.openOrders(account).map(toWsOrder) };
+    const res: Record<string, unknown> = { li: username, o: this.exchange.venue.openOrders(account).map(toWsOrder) };
+    if (cod !== undefined) res.cod = cod; // reported when asked for, as the live venue does
+    return res;
   }
 
   private endLogin(session: OrderSession): void {
+    this.watch.unwatch(session);
     if (session.user === undefined) return;
     this.hub.detach(session.user.account.id, session.ws);
     session.user = undefined;

@@ -1,7 +1,43 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
+import { CLOSE_TOO_MANY } from './close-codes.ts';
 import { MAX_REQUEST_BYTES } from './frames.ts';
+
+/** Socket caps shared by the server's websocket endpoints. */
+export interface SocketLimits {
+  /** Open sockets per server, both endpoints together (default {@link DEFAULT_MAX_SOCKETS}). */
+  readonly budget: SocketBudget;
+  /** Sockets logged in as one user, per endpoint (default {@link DEFAULT_MAX_SOCKETS_PER_USER}). */
+  readonly maxSocketsPerUser: number;
+  /** Wall milliseconds between sweeps for expired tokens (default 1000). */
+  readonly tokenSweepMs?: number;
+}
+
+export const DEFAULT_MAX_SOCKETS = 1024;
+export const DEFAULT_MAX_SOCKETS_PER_USER = 128;
+
+/** Counts the server's open sockets against its total cap. */
+export class SocketBudget {
+  private open = 0;
+
+  constructor(readonly maxSockets: number = DEFAULT_MAX_SOCKETS) {}
+
+  get count(): number {
+    return this.open;
+  }
+
+  /** Takes a slot; false when the server is full. */
+  take(): boolean {
+    if (this.open >= this.maxSockets) return false;
+    this.open++;
+    return true;
+  }
+
+  release(): void {
+    this.open--;
+  }
+}
 
 /** What server.ts needs of a websocket endpoint: take an upgraded request, and shut down. */
 export interface SocketEndpoint {
@@ -11,12 +47,21 @@ export interface SocketEndpoint {
   close(): Promise<void>;
 }
 
-/** A websocket server without its own HTTP server (server.ts routes upgrades to it). */
-export function createSocketServer(onConnection: (ws: WebSocket) => void): WebSocketServer {
+/**
+ * A websocket server without its own HTTP server (server.ts routes upgrades to it). Past the
+ * server's total cap a connection is accepted and closed at once with {@link CLOSE_TOO_MANY}
+ * ("server full"), so the client learns why instead of seeing a refused handshake.
+ */
+export function createSocketServer(onConnection: (ws: WebSocket) => void, limits: SocketLimits): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
   wss.on('connection', (ws) => {
     // An 'error' event without a listener would crash the process; a broken socket is just dropped.
     ws.on('error', () => ws.terminate());
+    if (!limits.budget.take()) {
+      ws.close(CLOSE_TOO_MANY, 'server full: too many sockets');
+      return;
+    }
+    ws.once('close', () => limits.budget.release());
     onConnection(ws);
   });
   return wss;
