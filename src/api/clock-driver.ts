@@ -160,7 +160,9 @@ export class ClockDriver {
         break;
       }
       this.clock.step();
-      if ((n & 255) === 255 && performance.now() >= endMs) break;
+      // Yield only between instants: every event at this time runs first, so a command served
+      // during the yield sees the state a `runUntil(now)` would give (what a journal replays).
+      if ((n & 255) === 255 && performance.now() >= endMs && this.clock.nextEventNs() !== this.clock.nowNs) break;
     }
     if (reached) this.clock.runUntil(targetNs);
     this.options.afterRun?.();

@@ -7,6 +7,7 @@ import type { Venue } from '../venue/venue.ts';
 import { LoginThrottle, type ThrottleRule } from './auth/login-throttle.ts';
 import { UserDirectory } from './auth/user-directory.ts';
 import { ClockDriver, type Speed } from './clock-driver.ts';
+import { Commands } from './journal/commands.ts';
 
 export interface ExchangeOptions {
   speed?: Speed;
@@ -21,6 +22,8 @@ export interface ExchangeOptions {
   loginThrottle?: { user?: ThrottleRule; address?: ThrottleRule };
   /** Live tokens per user; the oldest is revoked beyond it (default 256). */
   maxTokensPerUser?: number;
+  /** Passwords replacing the scenario users' (demo) passwords, by username. */
+  userPasswords?: Record<string, string>;
 }
 
 /**
@@ -36,6 +39,8 @@ export class Exchange {
   readonly adminToken: string;
   readonly loginThrottle: LoginThrottle;
   readonly scenario: Scenario;
+  /** Every command that changes the exchange goes through here (and its journal, if any). */
+  readonly commands: Commands;
   private readonly afterRunHooks: (() => void)[] = [];
 
   private constructor(sim: Simulation, options: ExchangeOptions) {
@@ -45,6 +50,7 @@ export class Exchange {
     this.users = new UserDirectory({ now: options.wallNow, scryptCost: options.scryptCost, maxTokensPerUser: options.maxTokensPerUser });
     this.loginThrottle = new LoginThrottle(options.wallNow, options.loginThrottle);
     this.adminToken = options.adminToken ?? randomBytes(24).toString('base64url');
+    this.commands = new Commands(this);
     this.driver = new ClockDriver(this.clock, {
       speed: options.speed,
       manual: options.manual,
@@ -67,7 +73,7 @@ export class Exchange {
    */
   static async forSimulation(sim: Simulation, options: ExchangeOptions = {}): Promise<Exchange> {
     const exchange = new Exchange(sim, options);
-    for (const u of sim.scenario.users) await exchange.users.addUser(u.username, u.password, u.totpSecret);
+    for (const u of sim.scenario.users) await exchange.users.addUser(u.username, options.userPasswords?.[u.username] ?? u.password, u.totpSecret);
     sim.start();
     return exchange;
   }
@@ -76,7 +82,7 @@ export class Exchange {
   async addUser(username: string, password: string, cash: Money, totpSecret?: string): Promise<void> {
     if (this.users.has(username) || this.venue.account(username)) throw new RangeError(`user ${username} already exists`);
     await this.users.addUser(username, password, totpSecret);
-    this.venue.addUser(username, cash);
+    this.commands.openAccount(username, cash);
   }
 
   /** Registers a hook run after each batch of clock events; returns the function that removes it. */

@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import type { Exchange } from './exchange.ts';
 import { createRestApp } from './rest/app.ts';
 import { MarketDataGateway } from './ws/market-data.ts';
+import { onBeforeUncork } from './ws/outbox.ts';
 import { OrderGateway } from './ws/order-gateway.ts';
 import { DEFAULT_MAX_SOCKETS, DEFAULT_MAX_SOCKETS_PER_USER, SocketBudget, type SocketEndpoint, type SocketLimits } from './ws/socket-server.ts';
 
@@ -80,10 +81,18 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     servers.push(app);
   }
 
+  // Journal: output that acknowledges a command leaves only after the command is on disk.
+  const removeUncorkHook = onBeforeUncork(() => exchange.commands.flushSync());
+  const stopTimeMarks = markTimeEverySecond(exchange);
+
   const closeAll = async (): Promise<void> => {
     exchange.driver.stop();
+    stopTimeMarks();
+    removeUncorkHook();
     await Promise.all([orders.close(), marketData.close()]);
     await Promise.all(servers.map(closeHttp));
+    if (exchange.commands.journaling) exchange.commands.markTime();
+    exchange.commands.close();
   };
   let port: number;
   let appPort: number;
@@ -106,6 +115,21 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     openSockets: () => limits.budget.count,
     close: () => (closing ??= closeAll()),
   };
+}
+
+/**
+ * With a journal, notes the sim time once a wall second when it moved without commands, so a
+ * restart resumes at least there (a paced clock moves on its own).
+ */
+function markTimeEverySecond(exchange: Exchange): () => void {
+  let lastNs = exchange.clock.nowNs;
+  const timer = setInterval(() => {
+    if (!exchange.commands.journaling || exchange.clock.nowNs === lastNs) return;
+    lastNs = exchange.clock.nowNs;
+    exchange.commands.markTime();
+  }, 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function httpServer(app: Hono): Server {

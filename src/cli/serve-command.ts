@@ -3,6 +3,8 @@ import type { Speed } from '../api/clock-driver.ts';
 import { Exchange } from '../api/exchange.ts';
 import { startServer, type RunningServer } from '../api/server.ts';
 import type { Scenario } from '../scenario/schema.ts';
+import { checkBind } from './bind-safety.ts';
+import { exchangeForDataDir } from './data-dir.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { prepareOutFile } from './out-path.ts';
 import { announcement, writePortFile } from './serve-announce.ts';
@@ -28,6 +30,10 @@ export interface ServeRequest {
   portFile?: string;
   /** `--json`: the first stdout line is JSON (URLs, admin token); human text goes to stderr. */
   json?: boolean;
+  /** `--data-dir DIR`: journal every command there; restore from it at start. */
+  dataDir?: string;
+  /** `--user-passwords FILE`: passwords replacing the scenario users' demo passwords. */
+  userPasswords?: Record<string, string>;
 }
 
 /** A running `perpsim serve`: the exchange, its server, and the text printed at start. */
@@ -44,8 +50,23 @@ export interface Serving {
  * Builds the venue of the scenario with its agents (so the default scenario is a live market),
  * serves it, and returns the running server with the banner describing it.
  */
-export async function startServing(request: ServeRequest, options: { scryptCost?: number } = {}): Promise<Serving> {
+export async function startServing(request: ServeRequest, options: { scryptCost?: number; warn?: (text: string) => void } = {}): Promise<Serving> {
+  const { warn = (text: string) => process.stderr.write(text + '\n'), ...exchangeOptions } = options;
+  const passwords = request.userPasswords === undefined ? {} : { userPasswords: request.userPasswords };
+  options = { ...exchangeOptions, ...passwords };
+  const checkHost = (scenario: Scenario) => {
+    const warning = checkBind(request.host, scenario.users.map((u) => u.username), request.userPasswords);
+    if (warning !== undefined) warn(warning);
+  };
+  if (request.dataDir !== undefined) {
+    const d = await exchangeForDataDir(request.dataDir, request, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options }, checkHost);
+    const server = await startServer(d.exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
+    const journal = `journal:          ${request.dataDir} (${d.restored === 0 ? 'new' : `restored ${d.restored} entries`})\n`;
+    const json = JSON.stringify(announcement(server, request.adminToken, d.scenario, d.seed));
+    return { exchange: d.exchange, server, banner: banner(d.scenario, d.seed, request, server) + journal, json, close: () => server.close() };
+  }
   const { scenario, sim } = await buildRequestedRun(request);
+  checkHost(scenario);
   const exchange = await Exchange.forSimulation(sim, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options });
   const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
   const announced = JSON.stringify(announcement(server, request.adminToken, scenario, sim.seed));
@@ -106,7 +127,10 @@ function banner(scenario: Scenario, seed: number, request: ServeRequest, server:
     `admin token:      ${request.adminToken}`,
   ];
   if (scenario.users.length === 0) lines.push('demo users:       none (add some with POST /admin/users)');
-  else lines.push('demo users:       ' + scenario.users.map((u) => `${u.username} / ${u.password} (cash ${u.cash})`).join(', '));
+  else {
+    const password = (u: Scenario['users'][number]) => (request.userPasswords?.[u.username] !== undefined ? '(from --user-passwords)' : u.password);
+    lines.push('demo users:       ' + scenario.users.map((u) => `${u.username} / ${password(u)} (cash ${u.cash})`).join(', '));
+  }
   lines.push('Ctrl-C stops the server.');
   return lines.join('\n') + '\n';
 }

@@ -20,6 +20,17 @@ export interface UserDirectoryOptions {
   maxTokensPerUser?: number;
 }
 
+/**
+ * A change of the directory as the journal keeps it: secrets only as their hashes (the scrypt
+ * hash of a password, the HMAC of an API secret, the SHA-256 of a token). A TOTP secret is a
+ * shared key the server must read back, so it is kept as given (base32).
+ */
+export type CredentialEntry =
+  | { k: 'credentials'; u: string; salt: string; hash: string; totp?: string }
+  | { k: 'token'; key: string; u: string; exp: number }
+  | { k: 'api_key'; key: string; u: string; salt: string; mac: string }
+  | { k: 'totp_step'; u: string; step: number };
+
 interface UserRecord {
   username: string;
   salt: Buffer;
@@ -56,6 +67,8 @@ export class UserDirectory {
   private readonly scryptOptions: ScryptOptions;
   private readonly dummySalt = randomBytes(16);
   private readonly maxTokensPerUser: number;
+  /** Called with every change worth keeping across a restart (the journal's hook). */
+  record: ((entry: CredentialEntry) => void) | undefined;
 
   constructor(options: UserDirectoryOptions = {}) {
     this.now = options.now ?? Date.now;
@@ -81,6 +94,35 @@ export class UserDirectory {
     // Another addUser for the same name may have finished while this one was hashing.
     if (this.users.has(username)) throw new RangeError(`user ${username} already exists`);
     this.users.set(username, { username, salt, passwordHash, totpSecret: secret, lastTotpStep: -1, tokenKeys: [] });
+    const entry: CredentialEntry = { k: 'credentials', u: username, salt: salt.toString('base64'), hash: passwordHash.toString('base64') };
+    if (totpSecret !== undefined) entry.totp = totpSecret;
+    this.record?.(entry);
+  }
+
+  /** Re-applies a journaled change (no hashing, nothing recorded). */
+  restore(entry: CredentialEntry): void {
+    switch (entry.k) {
+      case 'credentials':
+        this.users.set(entry.u, {
+          username: entry.u,
+          salt: Buffer.from(entry.salt, 'base64'),
+          passwordHash: Buffer.from(entry.hash, 'base64'),
+          totpSecret: entry.totp === undefined ? undefined : decodeBase32(entry.totp),
+          lastTotpStep: -1,
+          tokenKeys: [],
+        });
+        return;
+      case 'token':
+        this.storeToken(entry.key, entry.u, entry.exp);
+        return;
+      case 'api_key':
+        this.apiKeys.set(entry.key, { username: entry.u, salt: Buffer.from(entry.salt, 'base64'), secretMac: Buffer.from(entry.mac, 'base64') });
+        return;
+      case 'totp_step': {
+        const user = this.users.get(entry.u);
+        if (user !== undefined) user.lastTotpStep = Math.max(user.lastTotpStep, entry.step);
+      }
+    }
   }
 
   /** True when the password is right. Constant-time, and as slow for unknown users. */
@@ -133,11 +175,14 @@ export class UserDirectory {
       if (step === undefined) return 'bad_totp';
       if (step <= user.lastTotpStep) return 'totp_reused';
       user.lastTotpStep = step;
+      this.record?.({ k: 'totp_step', u: username, step });
     }
     const apiKey = `ak_${randomBytes(12).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
     const salt = randomBytes(16);
-    this.apiKeys.set(apiKey, { username, salt, secretMac: createHmac('sha256', salt).update(secret).digest() });
+    const secretMac = createHmac('sha256', salt).update(secret).digest();
+    this.apiKeys.set(apiKey, { username, salt, secretMac });
+    this.record?.({ k: 'api_key', key: apiKey, u: username, salt: salt.toString('base64'), mac: secretMac.toString('base64') });
     return { api_key: apiKey, secret };
   }
 
@@ -148,8 +193,18 @@ export class UserDirectory {
     this.pruneExpired();
     const token = randomBytes(32).toString('base64url');
     const key = tokenKey(token);
-    this.tokens.set(key, { username, expiresAtMs: this.now() + expirationSeconds * 1000 });
-    const keys = this.users.get(username)!.tokenKeys;
+    const expiresAtMs = this.now() + expirationSeconds * 1000;
+    this.storeToken(key, username, expiresAtMs);
+    this.record?.({ k: 'token', key, u: username, exp: expiresAtMs });
+    return token;
+  }
+
+  /** Keeps a token (by its key) for `username`, revoking the user's oldest beyond the cap. */
+  private storeToken(key: string, username: string, expiresAtMs: number): void {
+    const user = this.users.get(username);
+    if (user === undefined) return;
+    this.tokens.set(key, { username, expiresAtMs });
+    const keys = user.tokenKeys;
     keys.push(key);
     // Over the cap: drop keys that already expired, then revoke the oldest live ones.
     if (keys.length > this.maxTokensPerUser) {
@@ -157,7 +212,6 @@ export class UserDirectory {
       while (live.length > this.maxTokensPerUser) this.tokens.delete(live.shift()!);
       keys.splice(0, keys.length, ...live);
     }
-    return token;
   }
 
   /** Drops expired tokens now and then, so a long-lived server does not accumulate them. */

@@ -60,6 +60,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     exchange.sync();
     const { seconds } = parseFields(raw, ADVANCE, 'body');
     await exchange.driver.advanceInSlices(seconds);
+    if (exchange.commands.journaling) exchange.commands.markTime(); // durable before the answer
     return status(c);
   });
 
@@ -115,7 +116,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     const amount = money(body.amount, 'amount');
     const account = exchange.venue.account(body.username);
     if (account === undefined) throw new HttpError(404, `User ${body.username} not found`);
-    exchange.venue.adjustCash(account, amount);
+    exchange.commands.adjustCash(account, amount);
     return c.json(exchange.venue.riskSnapshot(account));
   });
 
@@ -123,7 +124,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     const raw = await readBody(c);
     exchange.sync();
     const { order_id } = parseFields(raw, ADMIN_CANCEL, 'body');
-    if (!exchange.venue.adminCancelOrder(order_id)) throw new HttpError(404, `No open order ${order_id}`);
+    if (!exchange.commands.adminCancel(order_id)) throw new HttpError(404, `No open order ${order_id}`);
     return c.json({ canceled: true });
   });
 
@@ -136,7 +137,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     if (issues.length > 0) throw new RequestValidationError(issues);
     const market = exchange.venue.market(path.value.symbol!);
     if (market === undefined) throw new HttpError(404, `Instrument ${path.value.symbol} not found`);
-    exchange.venue.setInstrumentState(market, body.value.state!);
+    exchange.commands.setInstrumentState(market, body.value.state!);
     return c.json(toInstrumentInfo(market));
   });
 

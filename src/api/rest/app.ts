@@ -38,6 +38,7 @@ export function createRestApp(exchange: Exchange, parts: RestParts = { base: tru
   app.use('*', async (c, next) => {
     if (Number(c.req.header('content-length') ?? 0) > MAX_BODY_BYTES) return c.json({ detail: 'Request body too large' }, 413);
     await next();
+    await exchange.commands.durable(); // with a journal: answer only once the command is on disk
   });
   if (parts.base) {
     registerAuthRoutes(app, exchange);

@@ -36,7 +36,7 @@ export function registerOrderRoutes(app: Hono, exchange: Exchange): void {
 
   app.post('/orders/insert_order', async (c) => {
     const body = await authorized(c, INSERT_ORDER);
-    const order = exchange.venue.placeOrder(accountOf(exchange, body.username), {
+    const order = exchange.commands.place(accountOf(exchange, body.username), {
       symbol: body.symbol,
       price: body.price,
       quantity: body.quantity,
@@ -50,7 +50,7 @@ export function registerOrderRoutes(app: Hono, exchange: Exchange): void {
   app.post('/orders/cancel_order', async (c) => {
     const body = await authorized(c, CANCEL_ORDER);
     // Another user's or an unknown id gets a Cancel Reject feed; the answer is {} either way.
-    exchange.venue.cancelOrder(accountOf(exchange, body.username), body.order_id);
+    exchange.commands.cancel(accountOf(exchange, body.username), body.order_id);
     return c.json({});
   });
 
@@ -62,7 +62,7 @@ export function registerOrderRoutes(app: Hono, exchange: Exchange): void {
 
   app.post('/orders/cancel_all', async (c) => {
     const body = await authorized(c, USER_ONLY);
-    const { successful, failed } = exchange.venue.cancelAll(accountOf(exchange, body.username));
+    const { successful, failed } = exchange.commands.cancelAll(accountOf(exchange, body.username));
     return c.json({ successful_cancellations: successful, failed_cancellations: failed });
   });
 }

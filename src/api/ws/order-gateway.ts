@@ -83,7 +83,7 @@ export class OrderGateway implements SocketEndpoint {
     this.endLogin(session);
     if (user === undefined || !session.cod) return;
     this.exchange.sync();
-    this.exchange.venue.cancelAll(user.account);
+    this.exchange.commands.cancelAll(user.account);
   }
 
   /** The session's token expired or was revoked: tell the client, then close the socket. */
@@ -128,9 +128,9 @@ export class OrderGateway implements SocketEndpoint {
         this.endLogin(session);
         return { res: { lo: user.name } };
       case 'p':
-        return { res: { oid: venue.placeOrder(user.account, parsePlaceRequest(frame)).id } };
+        return { res: { oid: this.exchange.commands.place(user.account, parsePlaceRequest(frame)).id } };
       case 'x':
-        venue.cancelOrder(user.account, parseCancelRequest(frame));
+        this.exchange.commands.cancel(user.account, parseCancelRequest(frame));
         return { res: { cxl_rx: true } };
       default: // 'o'
         return { o: venue.openOrders(user.account).map(toWsOrder) };

@@ -105,6 +105,18 @@ function rawSocket(ws: WebSocket): Duplex | undefined {
 /** Sockets corked in this event-loop turn, uncorked together in one setImmediate. */
 const corked: Duplex[] = [];
 
+/** Run before corked output leaves (the journal's flush: nothing is acknowledged before it is durable). */
+const beforeUncork: (() => void)[] = [];
+
+/** Registers a hook run before each turn's corked output is written; returns its remover. */
+export function onBeforeUncork(hook: () => void): () => void {
+  beforeUncork.push(hook);
+  return () => {
+    const at = beforeUncork.indexOf(hook);
+    if (at >= 0) beforeUncork.splice(at, 1);
+  };
+}
+
 /**
  * Corks the socket under `ws` until the end of this event-loop turn. Without it every frame is
  * its own `writev` system call (~75% of the server's time under market-data fan-out); corked,
@@ -118,5 +130,6 @@ function corkUntilImmediate(ws: WebSocket): void {
 }
 
 function uncorkAll(): void {
+  for (const hook of beforeUncork) hook();
   for (const socket of corked.splice(0)) if (!socket.destroyed) socket.uncork();
 }

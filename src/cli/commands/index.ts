@@ -18,3 +18,4 @@ export { register as facts } from './facts.ts';
 export { register as impact } from './impact.ts';
 export { register as calibrate } from './calibrate.ts';
 export { register as live } from './live.ts';
+export { register as fork } from './fork.ts';

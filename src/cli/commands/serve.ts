@@ -3,6 +3,7 @@ import { PerpsimCommand } from '../program.ts';
 import type { Speed } from '../../api/clock-driver.ts';
 import { integerOption, portOption, speedOption, textOption } from '../option-parsers.ts';
 import type { ServeRequest } from '../serve-command.ts';
+import { readUserPasswords } from '../bind-safety.ts';
 import { UsageError } from '../usage-error.ts';
 import { addReplayOptions, DEFAULT_SCENARIO, replayRequest, type ReplayOptionValues } from './scenario-options.ts';
 
@@ -20,6 +21,8 @@ export interface ServeOptions extends ReplayOptionValues {
   ui?: boolean;
   portFile?: string;
   json?: boolean;
+  dataDir?: string;
+  userPasswords?: string;
 }
 
 export function register(program: PerpsimCommand): void {
@@ -48,7 +51,9 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--admin-token <t>', 'bearer token of the admin API (default: $PERPSIM_ADMIN_TOKEN, else 24 random bytes)', textOption('admin-token'))
     .option('--no-ui', 'do not serve the live web view at / (default: served)')
     .option('--port-file <path>', 'once listening, write the port there (removed at the end): for --port 0 in test suites (default: none)', textOption('port-file'))
-    .option('--json', 'print one JSON line first: rest, ws, app, port, admin_token, scenario, seed, users; human text goes to stderr (default: off)');
+    .option('--json', 'print one JSON line first: rest, ws, app, port, admin_token, scenario, seed, users; human text goes to stderr (default: off)')
+    .option('--user-passwords <file>', 'JSON {"user": "password"} replacing the scenario users\' demo passwords, needed with a non-loopback --host (default: the scenario\'s passwords)', textOption('user-passwords'))
+    .option('--data-dir <dir>', 'journal every accepted command in DIR; restart on the same DIR restores the exact state (default: no journal)', textOption('data-dir'));
   return addReplayOptions(cmd);
 }
 
@@ -71,6 +76,8 @@ export function serveRequest(opts: ServeOptions, env: NodeJS.ProcessEnv = proces
   if (opts.appPort !== undefined) request.appPort = opts.appPort;
   if (opts.portFile !== undefined) request.portFile = opts.portFile;
   if (opts.json === true) request.json = true;
+  if (opts.dataDir !== undefined) request.dataDir = opts.dataDir;
+  if (opts.userPasswords !== undefined) request.userPasswords = readUserPasswords(opts.userPasswords);
   const replay = replayRequest(opts);
   if (replay !== undefined) request.replay = replay;
   return request;

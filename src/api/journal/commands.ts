@@ -1,0 +1,95 @@
+import type { Money } from '../../core/money.ts';
+import { formatMoney } from '../../core/money.ts';
+import type { InstrumentState } from '../../core/types.ts';
+import type { Account } from '../../venue/account.ts';
+import type { Market } from '../../venue/market.ts';
+import type { Order } from '../../venue/order.ts';
+import type { OrderRequest } from '../../venue/venue.ts';
+import type { CredentialEntry } from '../auth/user-directory.ts';
+import type { Exchange } from '../exchange.ts';
+import { applyVenueEntry, type VenueEntry } from './entries.ts';
+import type { JournalFile } from './journal-file.ts';
+
+/**
+ * The commands that change the exchange, as the wire runs them: each is appended to the
+ * journal (when there is one) with the sim time it runs at, then applied through the same
+ * code a restore replays ({@link applyVenueEntry}). Routes and sockets call these, never the
+ * venue's mutators directly, so nothing accepted escapes the journal.
+ */
+export class Commands {
+  private journal: JournalFile | undefined;
+
+  constructor(private readonly exchange: Exchange) {}
+
+  /** Starts journaling to `journal` (credential changes too). */
+  attach(journal: JournalFile): void {
+    this.journal = journal;
+    this.exchange.users.record = (entry: CredentialEntry) => this.journal?.add({ ...entry, t: String(this.exchange.clock.nowNs) });
+  }
+
+  /** Everything journaled so far is on disk (immediately true without a journal). */
+  durable(): Promise<void> {
+    return this.journal?.durable() ?? Promise.resolve();
+  }
+
+  /** Writes pending entries now (before output that acknowledges them leaves). */
+  flushSync(): void {
+    this.journal?.flushSync();
+  }
+
+  /** Notes the current sim time (so a restart resumes at least there). */
+  markTime(): void {
+    this.run({ k: 'time' });
+  }
+
+  close(): void {
+    this.journal?.close();
+    this.journal = undefined;
+  }
+
+  place(account: Account, req: OrderRequest): Order {
+    const entry: VenueEntry = { k: 'place', u: account.username, s: req.symbol, d: req.side, p: req.price, q: req.quantity, tif: req.timeInForce, po: req.postOnly };
+    return (this.run(entry) as { order: Order }).order;
+  }
+
+  cancel(account: Account, orderId: string): boolean {
+    return (this.run({ k: 'cancel', u: account.username, oid: orderId }) as { canceled: boolean }).canceled;
+  }
+
+  cancelAll(account: Account): { successful: string[]; failed: string[] } {
+    return this.run({ k: 'cancel_all', u: account.username }) as { successful: string[]; failed: string[] };
+  }
+
+  adminCancel(orderId: string): boolean {
+    return (this.run({ k: 'admin_cancel', oid: orderId }) as { canceled: boolean }).canceled;
+  }
+
+  adjustCash(account: Account, amount: Money): void {
+    this.run({ k: 'cash', u: account.username, amount: formatMoney(amount) });
+  }
+
+  setInstrumentState(market: Market, state: InstrumentState): void {
+    this.run({ k: 'state', s: market.symbol, state });
+  }
+
+  /** Opens the venue account of a user whose credentials were just registered. */
+  openAccount(username: string, cash: Money): void {
+    this.run({ k: 'user', u: username, cash: formatMoney(cash) });
+  }
+
+  /** True when commands go to a journal. */
+  get journaling(): boolean {
+    return this.journal !== undefined;
+  }
+
+  private run(entry: VenueEntry) {
+    const journal = this.journal;
+    journal?.add({ ...entry, t: String(this.exchange.clock.nowNs) });
+    try {
+      return applyVenueEntry(this.exchange, entry);
+    } catch (e) {
+      journal?.retractLast(); // not acknowledged, so not kept
+      throw e;
+    }
+  }
+}
