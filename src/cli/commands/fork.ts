@@ -9,8 +9,8 @@ export function register(program: PerpsimCommand): void {
       'Copies the journal of DIR (perpsim serve --data-dir DIR) up to sim time --at into a new data directory, rebuilds the venue there to check it and prints its state hash; perpsim serve --data-dir DIR2 continues from that instant.',
     )
     .argument('<dir>', 'data directory of a journaled server')
-    .requiredOption('--at <time>', 'sim time to fork at: RFC 3339 (2026-01-01T08:00:00Z) or integer nanoseconds', textOption('at'))
-    .requiredOption('--out <dir>', 'new data directory for the fork', textOption('out'))
+    .requiredOption('--at <time>', 'sim time to fork at: RFC 3339 (2026-01-01T08:00:00Z) or integer nanoseconds (required)', textOption('at'))
+    .requiredOption('--out <dir>', 'new data directory for the fork (required)', textOption('out'))
     .action(async (dir: string, opts: { at: string; out: string }) => {
       const { forkCommand } = await import('../fork-command.ts');
       return forkCommand(dir, opts);
