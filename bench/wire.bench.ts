@@ -13,7 +13,11 @@
  * subscriber message (md: sending the command that causes a trade → each subscriber's stats
  * message for it), from the last timed run.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { JournalFile } from '../src/api/journal/journal-file.ts';
 import { Exchange } from '../src/api/exchange.ts';
 import { startServer, type RunningServer } from '../src/api/server.ts';
 import { loadScenario } from '../src/scenario/load.ts';
@@ -44,9 +48,17 @@ class Rig {
   server!: RunningServer;
   token!: string;
   private worker: Worker | undefined;
+  private journalDir: string | undefined;
+
+  /** `journal`: every command is journaled (fsync per event-loop turn), as `serve --data-dir`. */
+  constructor(private readonly journal = false) {}
 
   async start(): Promise<void> {
     this.exchange = await Exchange.create(loadScenario('empty'), { manual: true, scryptCost: 1024 });
+    if (this.journal) {
+      this.journalDir = mkdtempSync(join(tmpdir(), 'perpsim-bench-journal-'));
+      this.exchange.commands.attach(JournalFile.create(this.journalDir, { perpsim_journal: 1, scenario: {}, seed: 0 }));
+    }
     this.server = await startServer(this.exchange, { port: 0 });
     this.token = (await this.exchange.users.tokenForPassword('alice', 'alice-password', 3600))!;
     this.worker = new Worker(new URL('./wire/worker-boot.mjs', import.meta.url), {
@@ -75,6 +87,7 @@ class Rig {
       this.worker = undefined;
     }
     await this.server?.close();
+    if (this.journalDir !== undefined) rmSync(this.journalDir, { recursive: true, force: true });
   }
 }
 
@@ -90,8 +103,9 @@ function wireCase<R>(
   open: (rig: Rig) => Promise<void>,
   job: (rig: Rig) => ClientJob,
   note: (r: R) => string,
+  journal = false,
 ): BenchCase {
-  const rig = new Rig();
+  const rig = new Rig(journal);
   let last: R | undefined;
   let runs = 0;
   let ops = 0;
@@ -128,9 +142,9 @@ function wireCase<R>(
   };
 }
 
-function restCase(): BenchCase {
+function restCase(journal = false): BenchCase {
   return wireCase<RestResult>(
-    'wire.rest.insert',
+    journal ? 'wire.rest.insert.journal' : 'wire.rest.insert',
     'request',
     (r) => r.requests,
     async () => {},
@@ -152,12 +166,13 @@ function restCase(): BenchCase {
     (r) =>
       `${r.requests.toLocaleString('en-US')} requests (${REST_CONNECTIONS} keep-alive connections × ${REST_DEPTH} pipelined) at ` +
       `${perSec(r.requests, r.elapsedNs)}, ${r.non200} not 200; latency ${latencyNote(r.latency)}`,
+    journal,
   );
 }
 
-function wsOrdersCase(): BenchCase {
+function wsOrdersCase(journal = false): BenchCase {
   return wireCase<WsOrderResult>(
-    'wire.ws.orders',
+    journal ? 'wire.ws.orders.journal' : 'wire.ws.orders',
     'order',
     (r) => r.orders,
     (rig) => rig.ask({ op: 'orders.open', url: `${rig.server.wsUrl}/orders`, user: 'alice', token: rig.token }),
@@ -169,6 +184,7 @@ function wsOrdersCase(): BenchCase {
       `${r.orders.toLocaleString('en-US')} orders (${WS_DEPTH} in flight) at ${perSec(r.orders, r.elapsedNs)}, ` +
       `${perSec(r.messages, r.elapsedNs)} messages received, feeds ${JSON.stringify(r.feeds)}, ${r.errors} errors; ` +
       `latency ${latencyNote(r.latency)}`,
+    journal,
   );
 }
 
@@ -203,5 +219,6 @@ function mdCase(level: 'LEVEL_1' | 'LEVEL_2'): BenchCase {
 }
 
 export function wireCases(): BenchCase[] {
-  return [restCase(), wsOrdersCase(), mdCase('LEVEL_1'), mdCase('LEVEL_2')];
+  // The journal's cost on order entry: `.journal` cases are the same loads with `serve --data-dir`'s journal.
+  return [restCase(), restCase(true), wsOrdersCase(), wsOrdersCase(true), mdCase('LEVEL_1'), mdCase('LEVEL_2')];
 }
