@@ -1,5 +1,5 @@
 """The perpsim server the tests talk to: one ``perpsim serve --scenario empty --manual
---port 0`` for the whole run (started on first use, stopped at exit), or the server at
+--port 0 --port-file …`` for the whole run (started on first use, stopped at exit), or the server at
 ``$PERPSIM_URL`` (with ``$PERPSIM_ADMIN_TOKEN``) when set. Every test class makes its own
 users, so tests never see each other's orders."""
 
@@ -8,10 +8,11 @@ from __future__ import annotations
 import atexit
 import itertools
 import os
-import re
+import shutil
 import subprocess
 import sys
-import threading
+import tempfile
+import time
 from decimal import Decimal
 from pathlib import Path
 from typing import Optional
@@ -27,8 +28,9 @@ ETH = "ETHUSD-PERP"
 
 
 class Server:
-    def __init__(self, url: str, admin_token: str, process: Optional[subprocess.Popen[str]] = None) -> None:
+    def __init__(self, url: str, admin_token: str, process: Optional[subprocess.Popen[bytes]] = None, workdir: Optional[Path] = None) -> None:
         self.url = url
+        self.workdir = workdir
         self.admin = AdminClient(url, admin_token)
         self.process = process
         self._names = itertools.count(1)
@@ -46,6 +48,8 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 _server: Optional[Server] = None
@@ -64,22 +68,17 @@ def _connect() -> Server:
 
 
 def _spawn() -> Server:
-    command = ["node", str(REPO / "src/cli/bin.js"), "serve", "--scenario", "empty", "--manual", "--port", "0", "--admin-token", ADMIN_TOKEN]
-    process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    assert process.stdout is not None
-    seen = []
-    url = None
-    timer = threading.Timer(60, process.kill)  # a server that never comes up must not hang the run
-    timer.start()
-    for line in process.stdout:
-        seen.append(line)
-        m = re.match(r"^REST:\s+(http://\S+)", line)
-        if m:
-            url = m.group(1)
-            break
-    timer.cancel()
-    if url is None:
-        raise RuntimeError("perpsim serve did not start:\n" + "".join(seen))
-    # Keep reading its output so the pipe never fills.
-    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()  # type: ignore[union-attr]
-    return Server(url, ADMIN_TOKEN, process)
+    """``perpsim serve`` as the README's recipe for test suites has it: ``--port 0 --port-file``."""
+    workdir = Path(tempfile.mkdtemp(prefix="perpsim-py-tests-"))
+    port_file, log_path = workdir / "port", workdir / "serve.log"
+    command = ["node", str(REPO / "src/cli/bin.js"), "serve", "--scenario", "empty", "--manual", "--port", "0",
+               "--port-file", str(port_file), "--admin-token", ADMIN_TOKEN]
+    with open(log_path, "w") as log:  # a file, not a pipe: nobody has to keep reading it
+        process = subprocess.Popen(command, cwd=REPO, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60  # a server that never comes up must not hang the run
+    while not port_file.exists():
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            raise RuntimeError(f"perpsim serve did not start (exit {process.poll()}):\n{log_path.read_text()}")
+        time.sleep(0.05)
+    return Server(f"http://127.0.0.1:{int(port_file.read_text().strip())}", ADMIN_TOKEN, process, workdir)
