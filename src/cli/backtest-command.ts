@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { reportHtmlInput } from '../backtest/html-input.ts';
 import { metricLines } from '../backtest/metric-table.ts';
-import { fillsArrow } from '../backtest/fills-arrow.ts';
-import { renderReportHtml } from '../backtest/report-html/index.ts';
-import { buildReport, equityCsv, fillsCsv, reportJson, type BacktestReport } from '../backtest/report.ts';
+import { buildReport, type BacktestReport } from '../backtest/report.ts';
+import { writeReportFiles } from '../backtest/report-files.ts';
 import { BacktestError, runBacktest, type BacktestConfig, type BacktestResult } from '../backtest/runner.ts';
 import { importStrategyModule, instantiateStrategy, oneLine, StrategyLoadError, type StrategyModule } from '../backtest/strategy-module.ts';
 import { parseMoney } from '../core/money.ts';
@@ -94,15 +91,8 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
   const report = buildReport(result, name, parsedParams);
   const outDir = request.outDir ?? join('out', `backtest-${slug(basename(name, extname(name)))}-${slug(scenario.name)}-${result.seed}`);
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
-  const files: [string, string | Uint8Array][] = [
-    ['report.json', reportJson(report)],
-    ['fills.csv', fillsCsv(result)],
-    ['fills.arrow', fillsArrow(result.fills)],
-    ['equity.csv', equityCsv(result)],
-    ['report.html', renderReportHtml(reportHtmlInput(result, report))],
-  ];
-  for (const [file, content] of files) writeFileSync(join(outDir, file), content);
-  return { report, result, outDir, files: files.map(([f]) => f) };
+  const files = writeReportFiles(outDir, report, result);
+  return { report, result, outDir, files };
 }
 
 /** The scenario to run: `--scenario`, or `--replay` files (into `--scenario` when given). */

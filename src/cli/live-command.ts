@@ -1,12 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { WireExchangePort, type WireClientOptions } from '../api/client/wire-exchange-port.ts';
 import { WireError } from '../api/client/errors.ts';
-import { reportHtmlInput } from '../backtest/html-input.ts';
 import { metricLines } from '../backtest/metric-table.ts';
-import { fillsArrow } from '../backtest/fills-arrow.ts';
-import { renderReportHtml } from '../backtest/report-html/index.ts';
-import { buildReport, equityCsv, fillsCsv, reportJson, type BacktestReport } from '../backtest/report.ts';
+import { buildReport } from '../backtest/report.ts';
+import { writeReportFiles } from '../backtest/report-files.ts';
 import { instantiateStrategy, oneLine, StrategyLoadError } from '../backtest/strategy-module.ts';
 import { runLive } from '../live/live-run.ts';
 import { importStrategy, parseParamsJson } from './backtest-command.ts';
@@ -62,7 +59,7 @@ export async function liveCommand(request: LiveRequest, stop?: Promise<void>): P
     const options = { stop: ended, source: `live ${request.url}` };
     const result = await runLive(strategy, port, request.sampleIntervalMs === undefined ? options : { ...options, sampleIntervalMs: request.sampleIntervalMs });
     const report = buildReport(result, name, parsedParams);
-    writeReports(outDir, report, result);
+    writeReportFiles(outDir, report, result);
     process.stdout.write(`perpsim live: ${report.strategy} on ${report.scenario}, ${report.duration} → ${outDir}\n`);
     for (const line of metricLines(report.metrics)) process.stdout.write(`  ${line}\n`);
   } finally {
@@ -80,13 +77,3 @@ function credentialsOf(r: LiveRequest): Pick<WireClientOptions, 'password' | 'ap
   throw new UsageError('give --password, or --api-key with --secret');
 }
 
-function writeReports(outDir: string, report: BacktestReport, result: Parameters<typeof fillsCsv>[0]): void {
-  const files: [string, string | Uint8Array][] = [
-    ['report.json', reportJson(report)],
-    ['fills.csv', fillsCsv(result)],
-    ['fills.arrow', fillsArrow(result.fills)],
-    ['equity.csv', equityCsv(result)],
-    ['report.html', renderReportHtml(reportHtmlInput(result, report))],
-  ];
-  for (const [file, content] of files) writeFileSync(join(outDir, file), content);
-}

@@ -1,22 +1,11 @@
 import { createServer, type Server } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
-import { perpsim, tempDir } from './cli-helpers.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliInProcess, perpsim, tempDir } from './cli-helpers.ts';
 
 /** Runs the CLI in process; returns the exit code and what it wrote. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = cliInProcess;
 
 function listenOnFreePort(): Promise<Server> {
   return new Promise((resolve) => {

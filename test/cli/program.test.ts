@@ -4,25 +4,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONVERT_FROM } from '../../src/cli/commands/convert.ts';
 import { RECORD_LEVEL_CHOICES } from '../../src/cli/commands/record.ts';
 import { costWarning, estimateEventLogBytes } from '../../src/cli/cost-warning.ts';
-import { buildProgram, main } from '../../src/cli/main.ts';
+import { buildProgram } from '../../src/cli/main.ts';
 import { listScenarios } from '../../src/cli/scenarios-command.ts';
 import { executeRun } from '../../src/cli/run-command.ts';
 import { RECORD_LEVELS } from '../../src/replay/md-recorder.ts';
 import { SOURCE_FORMATS } from '../../src/replay/market-sources.ts';
 import { builtInScenarios } from '../../src/scenario/load.ts';
-import { tempDir } from './cli-helpers.ts';
+import { cliInProcess, tempDir } from './cli-helpers.ts';
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = cliInProcess;
 
 /** The commands this file vouches for (others register theirs on the same program). */
 const COMMANDS = ['backtest', 'convert', 'demo', 'record', 'report', 'run', 'scenarios', 'serve', 'verify'];

@@ -1,17 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildProgram, main } from '../../src/cli/main.ts';
+import { buildProgram } from '../../src/cli/main.ts';
+import { cliInProcess } from '../cli/cli-helpers.ts';
 
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stderr = '';
-  let stdout = '';
-  vi.spyOn(process.stderr, 'write').mockImplementation((text) => ((stderr += String(text)), true));
-  vi.spyOn(process.stdout, 'write').mockImplementation((text) => ((stdout += String(text)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = cliInProcess;
 
 describe('perpsim sweep, sweep merge and worker on the command line', () => {
   afterEach(() => vi.restoreAllMocks());
