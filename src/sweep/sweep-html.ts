@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { escapeHtml } from '../backtest/report-html/escape.ts';
+import { pageHead } from '../backtest/report-html/page-head.ts';
 import { REPORT_CSS } from '../backtest/report-html/style.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { metricStats, numericMetrics, rankGroups, variedParams, type RankedGroup } from './ranking.ts';
@@ -47,14 +48,7 @@ export function renderSweepHtml(input: SweepHtmlInput): string {
     distributionSection(input.rows, ranked, varied),
   ];
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<link rel="icon" href="data:,">',
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${REPORT_CSS}${SWEEP_CSS}</style>`,
-    '</head><body><main>',
+    ...pageHead(title, REPORT_CSS + SWEEP_CSS, { inlineScripts: false }),
     ...body.filter((s) => s !== ''),
     '<footer>perpsim sweep report</footer>',
     '</main></body></html>',

@@ -3,6 +3,7 @@ import { formatTimestampNs } from '../../core/time.ts';
 import { lightweightChartsSource } from '../../web-assets/lightweight-charts.ts';
 import { activeSymbols, chartData, parseTime, scriptJson } from './chart-data.ts';
 import { escapeHtml } from './escape.ts';
+import { pageHead } from './page-head.ts';
 import type { ReportHtmlInput } from './input.ts';
 import { REPORT_CSS } from './style.ts';
 import { cards, fundingSection, metricsSection, money, pnlSection, rejectsSection, section, signClass } from './tables.ts';
@@ -47,14 +48,7 @@ export function renderReportHtml(input: ReportHtmlInput): string {
     runSection(input, t0, end),
   ];
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<link rel="icon" href="data:,">',
-    `<title>${escapeHtml(input.title)}</title>`,
-    `<style>${REPORT_CSS}</style>`,
-    '</head><body><main>',
+    ...pageHead(input.title, REPORT_CSS, { inlineScripts: true }),
     ...body.filter((b) => b !== ''),
     '<footer>perpsim backtest report · all times UTC · charts: TradingView Lightweight Charts™ (Apache-2.0)</footer>',
     '</main>',
