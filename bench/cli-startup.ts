@@ -3,7 +3,8 @@
  * Needs the build (`npm run build`). Runs, alternating and repeated, the floor `node -e 0`, the
  * built JavaScript (dist/, what the installed package runs) and the TypeScript sources through
  * tsx (what every command ran before the build), for `--version` and for a command that loads
- * its logic (`scenarios`). Prints wall and CPU time (user + sys of the child, from GNU time)
+ * its logic (`scenarios`), and the checkout's `bin/perpsim.js --version` (answered before any
+ * TypeScript loader). Prints wall and CPU time (user + sys of the child, from GNU time)
  * as min … max and median, and each case's ratio to the floor's median.
  */
 import { spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ if (!existsSync(join(ROOT, 'dist/cli/cli.js'))) {
 const cases: [string, string[]][] = [
   ['floor: node -e 0', ['-e', '0']],
   ['dist: perpsim --version', [join(ROOT, 'dist/cli/cli.js'), '--version']],
+  ['bin (checkout): perpsim --version', [join(ROOT, 'bin/perpsim.js'), '--version']],
   ['src+tsx: perpsim --version', [join(ROOT, 'src/cli/bin.js'), '--version']],
   ['dist: perpsim scenarios', [join(ROOT, 'dist/cli/cli.js'), 'scenarios']],
   ['src+tsx: perpsim scenarios', [join(ROOT, 'src/cli/bin.js'), 'scenarios']],
@@ -51,5 +53,5 @@ for (const [name] of cases) {
   const s = samples.get(name)!;
   const fmt = (xs: number[], f: number[]) =>
     `${Math.min(...xs).toFixed(2)} … ${Math.max(...xs).toFixed(2)} (median ${median(xs).toFixed(2)}, ×${(median(xs) / Math.max(median(f), 0.01)).toFixed(1)})`;
-  console.log(`${name.padEnd(28)} wall ${fmt(s.wall, floor.wall)}   cpu ${fmt(s.cpu, floor.cpu)}`);
+  console.log(`${name.padEnd(34)} wall ${fmt(s.wall, floor.wall)}   cpu ${fmt(s.cpu, floor.cpu)}`);
 }

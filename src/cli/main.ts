@@ -1,12 +1,9 @@
-import { readFileSync } from 'node:fs';
 import * as commands from './commands/index.ts';
 import { createProgram, CommanderError, exitCodeOf } from './program.ts';
 import { UsageError } from './usage-error.ts';
+import { packageVersion } from './version.ts';
 
-/** The package version (package.json sits two folders up, from src/cli and from dist/cli alike). */
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-}
+export { packageVersion } from './version.ts';
 
 /** The `perpsim` program with every command registered. */
 export function buildProgram(): ReturnType<typeof createProgram> {
