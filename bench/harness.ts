@@ -47,6 +47,11 @@ export interface BenchCase {
   dispose(): void;
   /** A one-line check that the pass did what it claims (e.g. events run, orders resting). */
   describe(): string;
+  /**
+   * Rates the case measured itself, replacing tinybench's (the wire cases time each load on the
+   * client and the server's CPU per load, alternating with their floor inside one pass).
+   */
+  rates?(): { opsPerSec: number; cpuOpsPerSec: number } | undefined;
 }
 
 /** What one case measured. */
@@ -144,13 +149,14 @@ async function measure(c: BenchCase, gc: (() => void) | undefined): Promise<Benc
     throw new Error(`${c.name}: benchmark did not complete (${result?.state ?? 'no task'})`);
   }
   const meanMs = result.latency.mean;
+  const own = c.rates?.();
   return {
     name: c.name,
     unit: c.unit,
-    opsPerSec: (c.opsPerRun * 1000) / meanMs,
+    opsPerSec: own?.opsPerSec ?? (c.opsPerRun * 1000) / meanMs,
     meanMs,
     rmePct: result.latency.rme,
-    cpuOpsPerSec: timeCpu && Number.isFinite(fastestCpuMs) ? (c.opsPerRun * 1000) / fastestCpuMs : NaN,
+    cpuOpsPerSec: own?.cpuOpsPerSec ?? (timeCpu && Number.isFinite(fastestCpuMs) ? (c.opsPerRun * 1000) / fastestCpuMs : NaN),
     samples: result.latency.samplesCount,
     heapMb,
     buffersMb,

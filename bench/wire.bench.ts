@@ -1,34 +1,35 @@
 /**
- * Wire throughput and latency (issue 4): a server from `startServer` on 127.0.0.1:0 over the
- * `empty` scenario with a manual clock (sim time stands still: only the commands move the book),
- * loaded by a client in a worker thread (bench/wire/client-worker.ts) so client and server run
- * on different cores. Every run is bounded in count, and a run that takes longer than
- * {@link RUN_TIMEOUT_MS} fails the bench instead of hanging. Loopback only.
+ * Wire throughput, latency and server CPU (issues 4 and 11): perpsim's server (`startServer` on
+ * 127.0.0.1:0 over the `empty` scenario with a manual clock) loaded by a client in a child
+ * process, so client and server run on different cores and the bench process's CPU time is the
+ * server's. Each case also runs its floor (bench/wire/floor-servers.ts) with the same client and
+ * load, alternating with perpsim inside every pass (floor first in even passes, perpsim first in
+ * odd ones), so both see the same machine; the note gives both rates, their ratio per pair and
+ * the server CPU time per op of each. Every run is bounded in count, and a run that takes longer
+ * than RUN_TIMEOUT_MS fails the bench instead of hanging. Loopback only.
  *
- * - `wire.rest.insert`: POST /orders/insert_order, keep-alive, pipelined (one op = one request).
- * - `wire.ws.orders`: order-websocket place requests with their replies and feeds (one op = one order).
- * - `wire.md.l1` / `wire.md.l2`: market data to 100 subscribers (one op = one message received).
+ * - `wire.rest.insert`: POST /orders/insert_order, keep-alive, pipelined (one op = one request);
+ *   floor: a trivial Hono POST handler.
+ * - `wire.ws.orders`: order-websocket place requests with their replies and feeds (one op = one
+ *   order); floor: a bare `ws` server sending the same messages.
+ * - `wire.md.l1` / `wire.md.l2`: market data to 100 subscribers (one op = one message
+ *   received); floor: the bare `ws` server fanning out the same stats and book messages.
+ * - `.journal` variants: the same loads with `serve --data-dir`'s journal (no floor: compare
+ *   with the case without it).
  *
- * Latencies (p50 / p99 / max, µs) are per request (REST, ws orders: send → reply) and per
- * subscriber message (md: sending the command that causes a trade → each subscriber's stats
- * message for it), from the last timed run.
+ * The table's ops/s is perpsim's median rate over the timed passes; cpu ops/s is ops per second
+ * of server CPU (median). Latencies (p50 / p99 / max, µs) are per request (REST, ws orders:
+ * send → reply) and per subscriber message (md: sending the command that causes a trade → each
+ * subscriber's stats message for it), from perpsim's last timed run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { JournalFile } from '../src/api/journal/journal-file.ts';
-import { Exchange } from '../src/api/exchange.ts';
-import { startServer, type RunningServer } from '../src/api/server.ts';
-import { loadScenario } from '../src/scenario/load.ts';
 import type { BenchCase } from './harness.ts';
-import type { ClientJob } from './wire/client-worker.ts';
+import type { ClientJob } from './wire/client-process.ts';
 import type { LatencySummary } from './wire/latency.ts';
 import type { MdResult } from './wire/md-load.ts';
 import type { RestResult } from './wire/rest-load.ts';
+import { Rig, type ServerKind } from './wire/rig.ts';
 import type { WsOrderResult } from './wire/ws-order-load.ts';
 
-const RUN_TIMEOUT_MS = 60_000;
 const SYMBOL = 'ETHUSD-PERP';
 /** A buy and a sell at one price, one lot: each pair trades (self-trade is allowed), the book and the account stay flat. */
 const ORDER_PAIR = (['B', 'S'] as const).map((d) => ({ t: 'p', s: SYMBOL, d, q: 1, p: '3000', tif: 'GTC', po: false }));
@@ -41,118 +42,111 @@ const WS_DEPTH = 256;
 const MD_SUBSCRIBERS = 100;
 const MD_CYCLES = 3_000;
 const MD_WINDOW = 16;
-
-/** The server and its client worker of one case. */
-class Rig {
-  exchange!: Exchange;
-  server!: RunningServer;
-  token!: string;
-  private worker: Worker | undefined;
-  private journalDir: string | undefined;
-
-  /** `journal`: every command is journaled (fsync per event-loop turn), as `serve --data-dir`. */
-  constructor(private readonly journal = false) {}
-
-  async start(): Promise<void> {
-    this.exchange = await Exchange.create(loadScenario('empty'), { manual: true, scryptCost: 1024 });
-    if (this.journal) {
-      this.journalDir = mkdtempSync(join(tmpdir(), 'perpsim-bench-journal-'));
-      this.exchange.commands.attach(JournalFile.create(this.journalDir, { perpsim_journal: 1, scenario: {}, seed: 0 }));
-    }
-    this.server = await startServer(this.exchange, { port: 0 });
-    this.token = (await this.exchange.users.tokenForPassword('alice', 'alice-password', 3600))!;
-    this.worker = new Worker(new URL('./wire/worker-boot.mjs', import.meta.url), {
-      workerData: { entry: new URL('./wire/client-worker.ts', import.meta.url).href },
-    });
-  }
-
-  /** Runs one job in the client worker; rejects on a client error or after RUN_TIMEOUT_MS. */
-  ask<T>(job: ClientJob): Promise<T> {
-    const worker = this.worker!;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`wire bench: ${job.op} took more than ${RUN_TIMEOUT_MS} ms`)), RUN_TIMEOUT_MS);
-      worker.once('message', (m: { ok: boolean; result?: T; error?: string }) => {
-        clearTimeout(timer);
-        if (m.ok) resolve(m.result as T);
-        else reject(new Error(`wire client: ${m.error}`));
-      });
-      worker.postMessage(job);
-    });
-  }
-
-  async stop(): Promise<void> {
-    if (this.worker !== undefined) {
-      await this.ask({ op: 'close' }).catch(() => undefined);
-      await this.worker.terminate();
-      this.worker = undefined;
-    }
-    await this.server?.close();
-    if (this.journalDir !== undefined) rmSync(this.journalDir, { recursive: true, force: true });
-  }
-}
+const WARMUP_PASSES = 1;
 
 const us = (x: number): string => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${Math.round(x)} µs`);
 const latencyNote = (l: LatencySummary): string => `p50 ${us(l.p50Us)}, p99 ${us(l.p99Us)}, max ${us(l.maxUs)} (${l.samples.toLocaleString('en-US')} samples)`;
-const perSec = (n: number, ns: number): string => `${Math.round((n * 1e9) / ns).toLocaleString('en-US')}/s`;
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const k = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);
+const range = (xs: number[], f: (x: number) => string): string => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
 
-/** Common shape of the wire cases: a few whole runs, the server and client started once. */
-function wireCase<R>(
-  name: string,
-  unit: string,
-  opsOf: (r: R) => number,
-  open: (rig: Rig) => Promise<void>,
-  job: (rig: Rig) => ClientJob,
-  note: (r: R) => string,
-  journal = false,
-): BenchCase {
-  const rig = new Rig(journal);
+/** One timed load of one server. */
+interface Sample {
+  opsPerSec: number;
+  cpuUsPerOp: number;
+}
+
+/** What a wire case runs: its servers, how to open and load them, and what to say about a result. */
+interface WireSpec<R> {
+  name: string;
+  unit: string;
+  server: ServerKind;
+  floor?: ServerKind;
+  opsOf(r: R): number;
+  open(rig: Rig): Promise<unknown>;
+  job(rig: Rig): ClientJob;
+  note(r: R): string;
+}
+
+/** A wire case: a few whole passes, each the load on perpsim and on its floor, alternating. */
+function wireCase<R extends { elapsedNs: number }>(spec: WireSpec<R>): BenchCase {
+  const rigs = { server: new Rig(spec.server), floor: spec.floor === undefined ? undefined : new Rig(spec.floor) };
+  const samples: { server: Sample[]; floor: Sample[] } = { server: [], floor: [] };
+  let passes = 0;
   let last: R | undefined;
-  let runs = 0;
-  let ops = 0;
+  const timedLoad = async (which: 'server' | 'floor'): Promise<void> => {
+    const rig = rigs[which]!;
+    const { result, serverCpuUs } = await rig.load<R>(spec.job(rig));
+    const ops = spec.opsOf(result);
+    if (passes > WARMUP_PASSES) samples[which].push({ opsPerSec: (ops * 1e9) / result.elapsedNs, cpuUsPerOp: serverCpuUs / ops });
+    if (which === 'server') last = result;
+  };
   return {
-    name,
-    unit,
+    name: spec.name,
+    unit: spec.unit,
     get opsPerRun() {
-      return runs === 0 ? 1 : ops / runs;
+      return last === undefined ? 1 : spec.opsOf(last);
     },
     iterations: 3,
     timeMs: 0,
-    warmupIterations: 1,
+    warmupIterations: WARMUP_PASSES,
     gcBetweenRuns: true,
     async: true,
     async setup() {
-      await rig.start();
-      await open(rig);
+      for (const rig of [rigs.server, rigs.floor]) {
+        if (rig === undefined) continue;
+        await rig.start();
+        await spec.open(rig);
+      }
     },
     async teardown() {
-      await rig.stop();
+      await rigs.server.stop();
+      await rigs.floor?.stop();
     },
     prepare() {},
     reset() {},
     async run() {
-      last = await rig.ask<R>(job(rig));
-      runs++;
-      ops += opsOf(last);
+      passes++;
+      const order: ('server' | 'floor')[] = rigs.floor === undefined ? ['server'] : passes % 2 === 0 ? ['floor', 'server'] : ['server', 'floor'];
+      for (const which of order) await timedLoad(which);
     },
     release() {},
     dispose() {},
     describe() {
-      return last === undefined ? 'no run' : note(last);
+      if (last === undefined || samples.server.length === 0) return 'no run';
+      const s = samples.server;
+      let text = `${spec.note(last)}; perpsim ${range(s.map((x) => x.opsPerSec), k)}/s, server CPU ${range(s.map((x) => x.cpuUsPerOp), (x) => x.toFixed(1))} µs/${spec.unit}`;
+      const f = samples.floor;
+      if (f.length > 0) {
+        const ratios = s.map((x, i) => x.opsPerSec / f[i]!.opsPerSec);
+        const cpuRatios = s.map((x, i) => x.cpuUsPerOp / f[i]!.cpuUsPerOp);
+        text +=
+          `; floor (${spec.floor}) ${range(f.map((x) => x.opsPerSec), k)}/s, server CPU ${range(f.map((x) => x.cpuUsPerOp), (x) => x.toFixed(1))} µs/${spec.unit}` +
+          `; ratio to floor ${median(ratios).toFixed(2)}× (pairs ${range(ratios, (x) => x.toFixed(2))}), CPU per ${spec.unit} ${median(cpuRatios).toFixed(2)}× the floor's`;
+      }
+      return text;
+    },
+    rates() {
+      const s = samples.server;
+      if (s.length === 0) return undefined;
+      return { opsPerSec: median(s.map((x) => x.opsPerSec)), cpuOpsPerSec: median(s.map((x) => 1e6 / x.cpuUsPerOp)) };
     },
   };
 }
 
 function restCase(journal = false): BenchCase {
-  return wireCase<RestResult>(
-    journal ? 'wire.rest.insert.journal' : 'wire.rest.insert',
-    'request',
-    (r) => r.requests,
-    async () => {},
-    (rig) => ({
+  return wireCase<RestResult>({
+    name: journal ? 'wire.rest.insert.journal' : 'wire.rest.insert',
+    unit: 'request',
+    server: journal ? 'perpsim+journal' : 'perpsim',
+    floor: journal ? undefined : 'hono-floor',
+    opsOf: (r) => r.requests,
+    open: async () => {},
+    job: (rig) => ({
       op: 'rest',
       load: {
         host: '127.0.0.1',
-        port: rig.server.port,
+        port: rig.port,
         path: '/orders/insert_order',
         token: rig.token,
         bodies: ORDER_PAIR.map((o) =>
@@ -163,29 +157,28 @@ function restCase(journal = false): BenchCase {
         depth: REST_DEPTH,
       },
     }),
-    (r) =>
-      `${r.requests.toLocaleString('en-US')} requests (${REST_CONNECTIONS} keep-alive connections × ${REST_DEPTH} pipelined) at ` +
-      `${perSec(r.requests, r.elapsedNs)}, ${r.non200} not 200; latency ${latencyNote(r.latency)}`,
-    journal,
-  );
+    note: (r) =>
+      `${r.requests.toLocaleString('en-US')} requests (${REST_CONNECTIONS} keep-alive connections × ${REST_DEPTH} pipelined), ` +
+      `${r.non200} not 200; latency ${latencyNote(r.latency)}`,
+  });
 }
 
 function wsOrdersCase(journal = false): BenchCase {
-  return wireCase<WsOrderResult>(
-    journal ? 'wire.ws.orders.journal' : 'wire.ws.orders',
-    'order',
-    (r) => r.orders,
-    (rig) => rig.ask({ op: 'orders.open', url: `${rig.server.wsUrl}/orders`, user: 'alice', token: rig.token }),
-    (rig) => ({
+  return wireCase<WsOrderResult>({
+    name: journal ? 'wire.ws.orders.journal' : 'wire.ws.orders',
+    unit: 'order',
+    server: journal ? 'perpsim+journal' : 'perpsim',
+    floor: journal ? undefined : 'ws-floor',
+    opsOf: (r) => r.orders,
+    open: (rig) => rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token }),
+    job: (rig) => ({
       op: 'orders',
-      load: { url: `${rig.server.wsUrl}/orders`, user: 'alice', token: rig.token, orders: ORDER_PAIR.map((o) => JSON.stringify(o)), count: WS_ORDERS, depth: WS_DEPTH },
+      load: { url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, orders: ORDER_PAIR.map((o) => JSON.stringify(o)), count: WS_ORDERS, depth: WS_DEPTH },
     }),
-    (r) =>
-      `${r.orders.toLocaleString('en-US')} orders (${WS_DEPTH} in flight) at ${perSec(r.orders, r.elapsedNs)}, ` +
-      `${perSec(r.messages, r.elapsedNs)} messages received, feeds ${JSON.stringify(r.feeds)}, ${r.errors} errors; ` +
-      `latency ${latencyNote(r.latency)}`,
-    journal,
-  );
+    note: (r) =>
+      `${r.orders.toLocaleString('en-US')} orders (${WS_DEPTH} in flight), ${Math.round(r.messages / r.orders)} messages an order, ` +
+      `feeds ${JSON.stringify(r.feeds)}, ${r.errors} errors; latency ${latencyNote(r.latency)}`,
+  });
 }
 
 function mdCase(level: 'LEVEL_1' | 'LEVEL_2'): BenchCase {
@@ -194,15 +187,17 @@ function mdCase(level: 'LEVEL_1' | 'LEVEL_2'): BenchCase {
     ...Array.from({ length: 10 }, (_, i) => ({ t: 'p', s: SYMBOL, d: 'S', q: 1 + i, p: String(3000 + i), tif: 'GTC', po: false })),
     ...Array.from({ length: 10 }, (_, i) => ({ t: 'p', s: SYMBOL, d: 'B', q: 1 + i, p: String(2989 - i), tif: 'GTC', po: false })),
   ];
-  return wireCase<MdResult>(
-    level === 'LEVEL_1' ? 'wire.md.l1' : 'wire.md.l2',
-    'message',
-    (r) => r.messages,
-    (rig) =>
+  return wireCase<MdResult>({
+    name: level === 'LEVEL_1' ? 'wire.md.l1' : 'wire.md.l2',
+    unit: 'message',
+    server: 'perpsim',
+    floor: 'ws-floor',
+    opsOf: (r) => r.messages,
+    open: (rig) =>
       rig.ask({
         op: 'md.open',
-        ordersUrl: `${rig.server.wsUrl}/orders`,
-        mdUrl: `${rig.server.wsUrl}/md/ws`,
+        ordersUrl: `${rig.wsUrl}/orders`,
+        mdUrl: `${rig.wsUrl}/md/ws`,
         user: 'alice',
         token: rig.token,
         symbol: SYMBOL,
@@ -210,15 +205,13 @@ function mdCase(level: 'LEVEL_1' | 'LEVEL_2'): BenchCase {
         subscribers: MD_SUBSCRIBERS,
         base,
       }),
-    () => ({ op: 'md', load: { mdUrl: '', symbol: SYMBOL, level, cycles: MD_CYCLES, window: MD_WINDOW } }),
-    (r) =>
+    job: () => ({ op: 'md', load: { mdUrl: '', symbol: SYMBOL, level, cycles: MD_CYCLES, window: MD_WINDOW } }),
+    note: (r) =>
       `${MD_SUBSCRIBERS} subscribers at ${level}, ${r.cycles.toLocaleString('en-US')} trade+book cycles (${MD_WINDOW} in flight): ` +
-      `${perSec(r.messages, r.elapsedNs)} messages (${r.stats.toLocaleString('en-US')} stats, ${r.bookUpdates.toLocaleString('en-US')} book); ` +
-      `latency ${latencyNote(r.latency)}`,
-  );
+      `${r.stats.toLocaleString('en-US')} stats, ${r.bookUpdates.toLocaleString('en-US')} book; latency ${latencyNote(r.latency)}`,
+  });
 }
 
 export function wireCases(): BenchCase[] {
-  // The journal's cost on order entry: `.journal` cases are the same loads with `serve --data-dir`'s journal.
   return [restCase(), restCase(true), wsOrdersCase(), wsOrdersCase(true), mdCase('LEVEL_1'), mdCase('LEVEL_2')];
 }

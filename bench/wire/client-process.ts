@@ -1,9 +1,9 @@
 /**
- * The wire benchmarks' client, run in a worker thread so that it has a core of its own and the
- * server's event loop is not shared with the load generator. The main thread posts
- * {@link ClientJob}s; each is answered with `{ok: true, result}` or `{ok: false, error}`.
+ * The wire benchmarks' client, run in a child process (forked with tsx) so that it has a core of
+ * its own, the server's event loop is not shared with the load generator, and the server
+ * process's CPU time (`process.cpuUsage()`) is the server's alone. The bench sends
+ * {@link ClientJob}s over IPC; each is answered with `{ok: true, result}` or `{ok: false, error}`.
  */
-import { parentPort } from 'node:worker_threads';
 import type { WebSocket } from 'ws';
 import { openSubscribers, runMdLoad, TAGS, type MdLoad, type MdRig } from './md-load.ts';
 import { runRestLoad, type RestLoad } from './rest-load.ts';
@@ -63,9 +63,11 @@ async function handle(job: ClientJob): Promise<unknown> {
   }
 }
 
-parentPort!.on('message', (job: ClientJob) => {
+process.on('message', (job: ClientJob) => {
   handle(job).then(
-    (result) => parentPort!.postMessage({ ok: true, result }),
-    (e: unknown) => parentPort!.postMessage({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+    (result) => process.send!({ ok: true, result }),
+    (e: unknown) => process.send!({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
   );
 });
+// The bench going away (even killed) closes the IPC channel: end with it.
+process.on('disconnect', () => process.exit(0));
