@@ -1,10 +1,11 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createAdaptorServer } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { Exchange } from './exchange.ts';
 import { createRestApp } from './rest/app.ts';
+import { withOrderEntryFastPath } from './rest/order-entry-fast-path.ts';
 import { MarketDataGateway } from './ws/market-data.ts';
 import { onBeforeUncork } from './ws/outbox.ts';
 import { OrderGateway } from './ws/order-gateway.ts';
@@ -68,7 +69,8 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
   const marketData = new MarketDataGateway(exchange, { heartbeatMs, limits });
   const endpoints: Record<string, SocketEndpoint> = { [ORDER_PATH]: orders, [MARKET_DATA_PATH]: marketData };
 
-  const main = httpServer(createRestApp(exchange, { base: true, app: !split, ui: options.ui !== false }));
+  // Order entry skips Hono (rest/order-entry-fast-path.ts); every other request goes through it.
+  const main = httpServer(withOrderEntryFastPath(exchange, honoListener(createRestApp(exchange, { base: true, app: !split, ui: options.ui !== false }))));
   main.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const endpoint = endpoints[pathOf(req)];
     if (endpoint === undefined) refuseUpgrade(socket);
@@ -76,7 +78,7 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
   });
   const servers = [main];
   if (split) {
-    const app = httpServer(createRestApp(exchange, { base: false, app: true }));
+    const app = httpServer(honoListener(createRestApp(exchange, { base: false, app: true })));
     app.on('upgrade', (_req: IncomingMessage, socket: Duplex) => refuseUpgrade(socket));
     servers.push(app);
   }
@@ -132,9 +134,13 @@ function markTimeEverySecond(exchange: Exchange): () => void {
   return () => clearInterval(timer);
 }
 
-function httpServer(app: Hono): Server {
-  // Without http2 / https options the adaptor builds a plain node:http server.
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+/** A Hono app as a node request listener (what @hono/node-server's `createAdaptorServer` installs). */
+function honoListener(app: Hono): RequestListener {
+  return getRequestListener(app.fetch) as RequestListener;
+}
+
+function httpServer(listener: RequestListener): Server {
+  const server = createServer(listener);
   server.on('clientError', answerClientError);
   return server;
 }

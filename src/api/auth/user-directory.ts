@@ -147,7 +147,15 @@ export class UserDirectory {
 
   /** The user a token belongs to, or undefined when it is unknown, revoked or expired. */
   userForToken(token: string): string | undefined {
-    const key = tokenKey(token);
+    return this.userForTokenKey(tokenKey(token));
+  }
+
+  /**
+   * {@link userForToken} for a token already hashed with {@link tokenKey}: callers that see the
+   * same token again and again (a websocket session, a keep-alive connection) hash it once, and
+   * every call still checks that it is live (not expired, not revoked).
+   */
+  userForTokenKey(key: string): string | undefined {
     const entry = this.tokens.get(key);
     if (entry === undefined) return undefined;
     if (this.now() >= entry.expiresAtMs) {
@@ -223,6 +231,6 @@ export class UserDirectory {
 }
 
 /** Tokens are stored by their SHA-256, so a memory dump does not reveal live tokens. */
-function tokenKey(token: string): string {
+export function tokenKey(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }

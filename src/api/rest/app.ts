@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Exchange } from '../exchange.ts';
 import { registerDocsRoutes } from '../openapi/docs-routes.ts';
 import { registerAdminRoutes } from './admin-routes.ts';
@@ -7,7 +8,7 @@ import { registerApiRoutes } from './api-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { MAX_BODY_BYTES } from './body.ts';
-import { HttpError, RequestValidationError } from './errors.ts';
+import { errorAnswer } from './errors.ts';
 import { registerMarketRoutes } from './market-routes.ts';
 import { registerOrderRoutes } from './order-routes.ts';
 import { registerRiskRoutes } from './risk-routes.ts';
@@ -64,11 +65,9 @@ export function createRestApp(exchange: Exchange, parts: RestParts = { base: tru
 
 /** Maps anything a handler throws to a response; unknown errors are logged, not shown. */
 function errorResponse(err: Error, c: Context): Response {
-  if (err instanceof RequestValidationError) return c.json({ detail: err.issues }, 422);
-  if (err instanceof HttpError) return c.json({ detail: err.detail }, err.status, err.headers);
   if (err instanceof HTTPException && err.status < 500) return c.json({ detail: err.message || 'Bad Request' }, err.status);
-  console.error('perpsim REST: unexpected error', err);
-  return c.json({ detail: 'Internal Server Error' }, 500);
+  const answer = errorAnswer(err);
+  return c.json(answer.body, answer.status as ContentfulStatusCode, answer.headers);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Account } from '../../venue/account.ts';
+import { tokenKey } from '../auth/user-directory.ts';
 import type { Exchange } from '../exchange.ts';
 import { HttpError, unauthorized } from './errors.ts';
 
@@ -22,12 +23,46 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 
 /** The username the request's token belongs to; 401 otherwise. */
 export function requireUser(c: Context, exchange: Exchange): string {
-  const header = c.req.header('authorization');
+  return userOfAuthorization(exchange, c.req.header('authorization'));
+}
+
+/**
+ * What a keep-alive connection last authenticated with: its Authorization header and the key
+ * (SHA-256) of the token in it. A client sends the same header on every request of a
+ * connection; with this the token is parsed and hashed once per connection, while every
+ * request still looks the key up (expired or revoked tokens fail at once). The header is
+ * compared in constant time, as it is a secret.
+ */
+export interface ConnectionAuth {
+  header: Buffer | undefined;
+  key: string | undefined;
+}
+
+/** The username an Authorization header's token belongs to; 401 otherwise. */
+export function userOfAuthorization(exchange: Exchange, header: string | undefined, cache?: ConnectionAuth): string {
+  const key = cache === undefined || header === undefined ? undefined : cachedKey(cache, header);
+  if (key !== undefined) {
+    const username = exchange.users.userForTokenKey(key);
+    if (username === undefined) throw unauthorized('Invalid or expired token');
+    return username;
+  }
   const token = tokenFromHeader(header);
   if (token === undefined) throw unauthorized(header?.trim() ? 'Invalid authorization header' : 'Not authenticated');
-  const username = exchange.users.userForToken(token);
+  const fresh = tokenKey(token);
+  if (cache !== undefined) {
+    cache.header = Buffer.from(header!, 'latin1'); // node decodes header values as latin1
+    cache.key = fresh;
+  }
+  const username = exchange.users.userForTokenKey(fresh);
   if (username === undefined) throw unauthorized('Invalid or expired token');
   return username;
+}
+
+/** The cached key when `header` is the cached header (constant time in its content), else undefined. */
+function cachedKey(cache: ConnectionAuth, header: string): string | undefined {
+  const known = cache.header;
+  if (known === undefined || known.length !== header.length) return undefined;
+  return timingSafeEqual(known, Buffer.from(header, 'latin1')) ? cache.key : undefined;
 }
 
 /** 403 unless the username a request names is the token's user. */

@@ -46,3 +46,22 @@ export function unauthorized(detail: string): HttpError {
 export function valueIssue(loc: Loc, input: unknown, message: string): ValidationIssue {
   return { type: 'value_error', loc, msg: `Value error, ${message}`, input, ctx: { error: message } };
 }
+
+/** A response to an error: status, JSON body, extra headers. */
+export interface ErrorAnswer {
+  status: number;
+  body: { detail: unknown };
+  headers: Record<string, string>;
+}
+
+/**
+ * The answer to anything a handler threw: validation issues as 422, an {@link HttpError} as
+ * itself, anything else a bare 500 (logged, never shown). The Hono app and the order-entry fast
+ * path both answer errors through here, so they cannot drift apart.
+ */
+export function errorAnswer(err: unknown): ErrorAnswer {
+  if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.issues }, headers: {} };
+  if (err instanceof HttpError) return { status: err.status, body: { detail: err.detail }, headers: err.headers };
+  console.error('perpsim REST: unexpected error', err);
+  return { status: 500, body: { detail: 'Internal Server Error' }, headers: {} };
+}

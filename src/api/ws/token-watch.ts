@@ -1,13 +1,15 @@
-import type { UserDirectory } from '../auth/user-directory.ts';
+import { tokenKey, type UserDirectory } from '../auth/user-directory.ts';
 
 /**
  * Websocket sessions follow their tokens: a session logged in with a token ends when that
  * token stops being valid — it expired, or it was revoked (the per-user token cap revokes the
  * oldest). Checked before every request of the session and, for idle sessions, on a sweep
- * every `sweepMs` of wall time (the directory's own clock decides what has expired).
+ * every `sweepMs` of wall time (the directory's own clock decides what has expired). The token
+ * is hashed once, at login, and kept only as its key: checking a live session costs one map
+ * lookup and the expiry comparison, not a SHA-256 per request.
  */
 export class TokenWatch<S> {
-  private readonly tokens = new Map<S, { token: string; username: string }>();
+  private readonly tokens = new Map<S, { key: string; username: string }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -21,7 +23,7 @@ export class TokenWatch<S> {
 
   /** Starts watching a session logged in as `username` with `token`. */
   watch(session: S, token: string, username: string): void {
-    this.tokens.set(session, { token, username });
+    this.tokens.set(session, { key: tokenKey(token), username });
   }
 
   unwatch(session: S): void {
@@ -34,7 +36,7 @@ export class TokenWatch<S> {
    */
   check(session: S): boolean {
     const entry = this.tokens.get(session);
-    if (entry === undefined || this.users.userForToken(entry.token) === entry.username) return true;
+    if (entry === undefined || this.users.userForTokenKey(entry.key) === entry.username) return true;
     this.tokens.delete(session);
     this.expire(session);
     return false;
