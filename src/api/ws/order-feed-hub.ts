@@ -2,11 +2,12 @@ import type { WebSocket } from 'ws';
 import type { VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import { sendText } from './frames.ts';
+import { encodeOrderFeed } from './wire-json.ts';
 
 /**
  * Routes the venue's order feeds to the order sockets logged in as the feed's user. One hub
- * listens to the venue for the whole server; each feed is serialized once, and only when some
- * socket wants it.
+ * listens to the venue for the whole server; each feed is serialized once (by hand,
+ * ./wire-json.ts), and only when some socket wants it.
  *
  * While a socket's own command runs (`hold`), feeds are queued and sent after the command's
  * response, so a client sees `{rid, res: {oid}}` before the `n` feed of that order and
@@ -35,7 +36,7 @@ export class OrderFeedHub implements VenueListener {
   /** Venue hook: one feed for one user. */
   orderFeed(userId: number, feed: OrderFeed): void {
     if (!this.socketsByUser.has(userId)) return;
-    const text = JSON.stringify(feed);
+    const text = encodeOrderFeed(feed);
     if (this.holdDepth > 0) this.held.push({ userId, text });
     else this.deliver(userId, text);
   }

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import { toWsOrder } from '../../venue/wire-forms.ts';
-import type { WsOrder } from '../../wire/order.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
@@ -14,6 +13,7 @@ import { parseCancelRequest, parsePlaceRequest } from './order-requests.ts';
 import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
 import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
 import { TokenWatch } from './token-watch.ts';
+import { encodeOrderReply as replyText, type ReplyBody } from './wire-json.ts';
 
 /** One connection to the order websocket. */
 interface OrderSession {
@@ -25,9 +25,6 @@ interface OrderSession {
 
 /** Request types of the order websocket: login, logout, place, cancel, open orders. */
 const REQUEST_TYPES = new Set(['a', 'z', 'p', 'x', 'o']);
-
-/** The part of a reply that follows `rid`: `res` for most requests, `o` beside rid for `t: "o"`. */
-type ReplyBody = { res: Record<string, unknown> } | { o: WsOrder[] };
 
 /**
  * The order websocket (`{base_url}/orders`): request `{rid, t, …}`, success `{rid, res}`, error
@@ -103,15 +100,15 @@ export class OrderGateway implements SocketEndpoint {
     const rid = requestIdOf(frame, 'rid');
     this.exchange.sync();
     this.hub.hold(() => {
-      let reply: Record<string, unknown>;
+      let reply: string;
       try {
         if (rid.error !== undefined) throw rid.error;
-        reply = { rid: rid.id, ...this.dispatch(session, frame) };
+        reply = replyText(rid.id, this.dispatch(session, frame));
       } catch (e) {
         const { code, message } = errorOf(e);
-        reply = { rid: rid.id, err: { code, msg: message } };
+        reply = replyText(rid.id, { err: { code, msg: message } });
       }
-      sendText(session.ws, JSON.stringify(reply));
+      sendText(session.ws, reply);
     });
   }
 
@@ -128,10 +125,10 @@ export class OrderGateway implements SocketEndpoint {
         this.endLogin(session);
         return { res: { lo: user.name } };
       case 'p':
-        return { res: { oid: this.exchange.commands.place(user.account, parsePlaceRequest(frame)).id } };
+        return { placed: this.exchange.commands.place(user.account, parsePlaceRequest(frame)).id };
       case 'x':
         this.exchange.commands.cancel(user.account, parseCancelRequest(frame));
-        return { res: { cxl_rx: true } };
+        return { canceled: true };
       default: // 'o'
         return { o: venue.openOrders(user.account).map(toWsOrder) };
     }

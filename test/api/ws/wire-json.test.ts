@@ -1,0 +1,115 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Exchange } from '../../../src/api/exchange.ts';
+import { encodeBookLevel, encodeOrderFeed, encodeOrderReply, encodeTickerStats, jsonString } from '../../../src/api/ws/wire-json.ts';
+import { loadScenario } from '../../../src/scenario/load.ts';
+import type { OrderFeed, WsOrder } from '../../../src/wire/order.ts';
+
+/**
+ * The hand-written serializers (src/api/ws/wire-json.ts) give exactly JSON.stringify's text:
+ * over thousands of random messages of every shape (seeded), and over every feed a venue run
+ * emits (so a change of key order in the venue's feeds fails here, not on a client).
+ */
+
+const SEED = 11_04;
+/** Any UTF-16 unit: controls, quotes, backslashes, lone surrogates, non-ASCII. */
+const anyText = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 16 });
+const text = fc.oneof(anyText, fc.constantFrom('alice', 'ETHUSD-PERP', '3000.5', 'NEW', 'FILLED', 'B', 'S', 'GTC', ''));
+const number = fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double(), fc.constantFrom(0, -0, 1e21, 5e-7, 1767225600, 999_999_999));
+const wsOrder = fc.record({
+  oid: text,
+  u: text,
+  s: text,
+  p: text,
+  q: number,
+  xq: number,
+  rq: number,
+  o: text,
+  d: text,
+  tif: text,
+  liq: fc.boolean(),
+  ts: number,
+  tn: number,
+});
+const fill = fc.record({ tid: text, s: text, q: number, p: text, d: text, agg: fc.boolean() });
+const stamp = fc.record({ ts: number, tn: number });
+const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
+
+/** Feeds with the venue's key order for each type (src/venue/order-flow.ts), optional members sometimes undefined. */
+const feed: fc.Arbitrary<OrderFeed> = fc.oneof(
+  fc.tuple(fc.constantFrom('n', 'd', 'x'), stamp, text, wsOrder).map(([t, s, eid, o]) => ({ t, ...s, eid, o }) as OrderFeed),
+  fc.tuple(stamp, text, wsOrder, text, opt(text)).map(([s, eid, o, r, txt]) => ({ t: 'j', ...s, eid, o, r, txt }) as OrderFeed),
+  fc.tuple(stamp, text, wsOrder, text, opt(text)).map(([s, eid, o, xr, txt]) => ({ t: 'c', ...s, eid, o, xr, txt }) as OrderFeed),
+  fc.tuple(stamp, text, text, text).map(([s, oid, r, txt]) => ({ t: 'e', ...s, oid, r, txt }) as OrderFeed),
+  fc.tuple(fc.constantFrom('p', 'f'), stamp, text, wsOrder, fill).map(([t, s, eid, o, xs]) => ({ t, ...s, eid, o, xs }) as OrderFeed),
+  // Any order of keys, with keys of no known meaning: the generic members.
+  fc.dictionary(fc.constantFrom('t', 'ts', 'eid', 'oid', 'r', 'zz', 'o', 'xs'), fc.oneof(text, number, fc.constant(null))).map((d) => d as unknown as OrderFeed),
+);
+
+describe('hand-written wire JSON', () => {
+  it('writes any string as JSON.stringify does', () => {
+    fc.assert(fc.property(anyText, (s) => {
+      expect(jsonString(s)).toBe(JSON.stringify(s));
+    }), { seed: SEED, numRuns: 5000 });
+  });
+
+  it('writes every order feed shape byte for byte as JSON.stringify', () => {
+    fc.assert(fc.property(feed, (f) => {
+      expect(encodeOrderFeed(f)).toBe(JSON.stringify(f));
+    }), { seed: SEED, numRuns: 5000 });
+  });
+
+  it('writes order-socket replies as JSON.stringify of {rid, res | o | err}', () => {
+    const rid = fc.oneof(fc.maxSafeInteger(), fc.integer(), text, fc.constant(null), fc.double());
+    fc.assert(
+      fc.property(rid, text, fc.array(wsOrder, { maxLength: 2 }), fc.integer(), text, (r, oid, orders, code, msg) => {
+        expect(encodeOrderReply(r, { placed: oid })).toBe(JSON.stringify({ rid: r, res: { oid } }));
+        expect(encodeOrderReply(r, { canceled: true })).toBe(JSON.stringify({ rid: r, res: { cxl_rx: true } }));
+        expect(encodeOrderReply(r, { o: orders as WsOrder[] })).toBe(JSON.stringify({ rid: r, o: orders }));
+        expect(encodeOrderReply(r, { err: { code, msg } })).toBe(JSON.stringify({ rid: r, err: { code, msg } }));
+        expect(encodeOrderReply(r, { res: { li: msg, o: orders } })).toBe(JSON.stringify({ rid: r, res: { li: msg, o: orders } }));
+      }),
+      { seed: SEED, numRuns: 2000 },
+    );
+  });
+
+  it('writes ticker stats and book levels byte for byte as JSON.stringify', () => {
+    const stats = fc.record({ t: fc.constant('s' as const), ts: number, tn: number, s: text, p: text, q: number, o: text, l: text, h: text, v: number });
+    const level = fc.record({ p: text, q: number, o: opt(fc.array(fc.integer(), { maxLength: 4 })) });
+    fc.assert(fc.property(stats, (m) => {
+      expect(encodeTickerStats(m)).toBe(JSON.stringify(m));
+    }), { seed: SEED, numRuns: 3000 });
+    fc.assert(
+      fc.property(level, (l) => {
+        const value = l.o === undefined ? { p: l.p, q: l.q } : l;
+        expect(encodeBookLevel(value)).toBe(JSON.stringify(value));
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+  });
+
+  it('writes every feed a venue emits (new, fills, partial fills, cancels, rejects, expiries) as JSON.stringify', async () => {
+    const exchange = await Exchange.create(loadScenario('empty'), { manual: true, scryptCost: 1024 });
+    const feeds: OrderFeed[] = [];
+    exchange.venue.subscribe({ orderFeed: (_user, f) => feeds.push(f) });
+    const alice = exchange.venue.account('alice')!;
+    const bob = exchange.venue.account('bob')!;
+    const place = (who: typeof alice, side: 'B' | 'S', price: string, quantity: number, timeInForce: 'GTC' | 'IOC' = 'GTC', postOnly = false) =>
+      exchange.commands.place(who, { symbol: 'ETHUSD-PERP', price, quantity, side, timeInForce, postOnly });
+    const resting = place(alice, 'B', '2999.5', 5);
+    place(bob, 'S', '2999.5', 2); // partial fill of alice's bid, full fill of bob's
+    place(bob, 'S', '3001', 1, 'GTC', true); // post-only that rests
+    place(alice, 'B', '3001', 1, 'GTC', true); // post-only that would take: rejected or canceled
+    place(bob, 'S', '2000', 1, 'IOC'); // takes the rest of the bid, IOC remainder expires
+    place(alice, 'B', '1', 1); // outside the band: rejected
+    place(alice, 'B', '2990', 1_000_000_000); // beyond margin: rejected
+    exchange.commands.cancel(alice, resting.id); // already filled: cancel reject
+    exchange.commands.cancel(bob, 'O-nope'); // unknown: cancel reject
+    const open = place(alice, 'S', '3005', 3);
+    exchange.commands.cancel(alice, open.id); // canceled
+    exchange.commands.cancelAll(bob);
+    const types = new Set(feeds.map((f) => f.t));
+    for (const t of ['n', 'p', 'f', 'c', 'e', 'j']) expect(types).toContain(t);
+    for (const f of feeds) expect(encodeOrderFeed(f)).toBe(JSON.stringify(f));
+  });
+});
