@@ -3,19 +3,25 @@
  * from 1,000 users, with every risk check on and a subscriber receiving every feed, against the
  * bare book on exactly the same commands, so the cost of the venue layer reads as a ratio.
  *
- * - `venue.mix`: one op = one `placeOrderTicks` or `cancelOrder` call on a `Venue` (one
+ * - `venue.mix`: one op = one `placeOrderSeq` or `cancelOrderSeq` call on a `Venue` (one
  *   BTCUSD-PERP market, tick 0.5, index 50,000 = the workload's mid of 100,000 ticks; users
  *   with 10^9 of cash each, so no order fails the margin check). Each pass starts from a fresh
- *   venue. The listener counts order feeds, trades and book changes, so every feed is built.
+ *   venue. The listener counts order events by type (`orderEvent`), trades and book changes:
+ *   every event is described, no feed object is built (feeds are lazy, see order-events.ts).
+ *   Its note ends with the ratio to the bare book in CPU time, from passes alternated untimed.
+ * - `venue.mix-feeds`: the same by wire ids (`placeOrderTicks(…).id`, `cancelOrder(id)`) with
+ *   a listener that builds every feed object, as a wire listener does (the old `venue.mix`).
  * - `venue.mix-book`: the same commands straight into an `OrderBook` (`book.mix`'s case with
  *   this workload).
  */
 import { SimClock } from '../src/clock/sim-clock.ts';
 import { parseMoney } from '../src/core/money.ts';
 import type { Account } from '../src/venue/account.ts';
-import type { OrderFeed } from '../src/wire/order.ts';
+import type { OrderEvent } from '../src/venue/order-events.ts';
 import type { Market } from '../src/venue/market.ts';
 import { Venue } from '../src/venue/venue.ts';
+import { BookEvents } from '../src/book/book-events.ts';
+import { OrderBook } from '../src/book/order-book.ts';
 import { KIND_CANCEL, PASS_OPS, generateMix, mixCase, type MixWorkload } from './book.bench.ts';
 import type { BenchCase } from './harness.ts';
 
@@ -24,13 +30,19 @@ const USERS = 1000;
 const START_NS = 1_704_067_200n * 1_000_000_000n;
 const SEED = 'bench/venue.mix';
 
-/** What the listener saw in one pass: order feeds by type, trades, book changes. */
+/**
+ * What the listener saw in one pass: order feeds by type, trades, book changes. It takes
+ * order events (`orderEvent`: type and user, no feed object) unless `materialize`, when it
+ * asks every event for its feed object as a wire listener would (`venue.mix-feeds`).
+ */
 class FeedCounter {
   readonly byType = new Map<string, number>();
   trades = 0;
   bookChanges = 0;
-  orderFeed(_userId: number, feed: OrderFeed): void {
-    this.byType.set(feed.t, (this.byType.get(feed.t) ?? 0) + 1);
+  constructor(private readonly materialize: boolean) {}
+  orderEvent(e: OrderEvent): void {
+    const t = this.materialize ? e.feed().t : e.t;
+    this.byType.set(t, (this.byType.get(t) ?? 0) + 1);
   }
   trade(): void {
     this.trades++;
@@ -51,12 +63,12 @@ interface VenueRun {
   counter: FeedCounter;
 }
 
-function freshVenue(): VenueRun {
+function freshVenue(materialize: boolean): VenueRun {
   const venue = new Venue(new SimClock(START_NS), { instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' }] });
   const cash = parseMoney('1000000000');
   const users: Account[] = [];
   for (let u = 1; u <= USERS; u++) users.push(venue.addUser(`user${u}`, cash));
-  const counter = new FeedCounter();
+  const counter = new FeedCounter(materialize);
   venue.subscribe(counter);
   return { venue, market: venue.markets[0]!, users, counter };
 }
@@ -77,10 +89,28 @@ function venueWorkload(): VenueWorkload {
 }
 
 /**
- * Sends the mix through the venue. `wireIds[id]` keeps the wire id of the workload's order `id`
- * so a cancel can name it (the venue's cancel takes wire ids); a cancel names the order's owner.
+ * Sends the mix through the venue by engine id (`placeOrderSeq` / `cancelOrderSeq`, what an
+ * in-process actor uses): `seqs[id]` keeps the engine id of the workload's order `id` so a
+ * cancel can name it; a cancel names the order's owner.
  */
-function replayVenue(run: VenueRun, mix: VenueWorkload, wireIds: string[]): void {
+function replayVenue(run: VenueRun, mix: VenueWorkload, seqs: Float64Array): void {
+  const { venue, market, users } = run;
+  const { kinds, places, cancelIds, cancelOwners } = mix;
+  let pi = 0;
+  let ci = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] === KIND_CANCEL) {
+      const owner = cancelOwners[ci]!;
+      venue.cancelOrderSeq(users[owner - 1]!, seqs[cancelIds[ci++]!]!);
+    } else {
+      const p = places[pi++]!;
+      seqs[p.orderId] = venue.placeOrderSeq(users[p.ownerId - 1]!, market, p.side, p.priceTicks, p.qtyLots, p.tif);
+    }
+  }
+}
+
+/** The same by wire id (`placeOrderTicks(…).id` / `cancelOrder`), what the wire's callers do. */
+function replayVenueWireIds(run: VenueRun, mix: VenueWorkload, wireIds: string[]): void {
   const { venue, market, users } = run;
   const { kinds, places, cancelIds, cancelOwners } = mix;
   let pi = 0;
@@ -96,13 +126,64 @@ function replayVenue(run: VenueRun, mix: VenueWorkload, wireIds: string[]): void
   }
 }
 
-/** `venue.mix`: the mix through the venue with risk checks and feeds. */
-export function venueMixCase(): BenchCase {
+/** The mix on a bare book (the floor), as `venue.mix-book` runs it. */
+function replayBook(mix: VenueWorkload): void {
+  const book = new OrderBook();
+  const out = new BookEvents();
+  const { kinds, places, cancelIds } = mix;
+  let pi = 0;
+  let ci = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] === KIND_CANCEL) book.cancelInto(cancelIds[ci++]!, out);
+    else book.placeInto(places[pi++]!, out);
+    out.clear();
+  }
+}
+
+/** CPU seconds of `fn`. */
+function cpuSeconds(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/**
+ * The ratio to the floor, measured in the same run: `PAIRS` passes of the venue variant and
+ * of the bare book alternate (so both see the same load on the shared machine); each pair
+ * gives venue orders/s ÷ book commands/s in CPU time. Prints the range over the pairs.
+ */
+function pairedRatio(mix: VenueWorkload, venuePass: () => number): string {
+  const PAIRS = 3;
+  const ratios: number[] = [];
+  const venueRates: number[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const venueS = venuePass();
+    const bookS = cpuSeconds(() => replayBook(mix));
+    venueRates.push(PASS_OPS / venueS);
+    ratios.push(bookS / venueS);
+  }
+  const range = (xs: number[], f: (x: number) => string) => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
+  return `paired with the bare book (CPU, ${PAIRS} pairs): ${range(venueRates, (x) => (x / 1e6).toFixed(2))} M orders/s, ${range(ratios, (x) => x.toFixed(2))}× of the book (target ≥ 1.5 M and ≥ 0.33×)`;
+}
+
+/**
+ * `venue.mix` (engine ids, order events counted without feed objects) or `venue.mix-feeds`
+ * (wire ids, every feed object built, as before feeds were lazy).
+ */
+function venueMixCase(name: string, wire: boolean): BenchCase {
   let mix: VenueWorkload | undefined;
   let run: VenueRun | undefined;
+  let seqs = new Float64Array(0);
   let wireIds: string[] = [];
+  const pass = (r: VenueRun): void => (wire ? replayVenueWireIds(r, mix!, wireIds) : replayVenue(r, mix!, seqs));
+  const fresh = (): void => {
+    run = freshVenue(wire);
+    seqs = new Float64Array(mix!.places.length + 1);
+    wireIds = new Array<string>(mix!.places.length + 1).fill('');
+  };
   return {
-    name: 'venue.mix',
+    name,
     unit: 'order',
     opsPerRun: PASS_OPS,
     iterations: 3,
@@ -113,14 +194,14 @@ export function venueMixCase(): BenchCase {
       mix = venueWorkload();
     },
     reset() {
-      run = freshVenue();
-      wireIds = new Array<string>(mix!.places.length + 1).fill('');
+      fresh();
     },
     run() {
-      replayVenue(run!, mix!, wireIds);
+      pass(run!);
     },
     release() {
       mix = undefined;
+      seqs = new Float64Array(0);
       wireIds = [];
     },
     dispose() {
@@ -128,11 +209,17 @@ export function venueMixCase(): BenchCase {
     },
     describe() {
       if (run === undefined) return '';
-      const book = run.market.book;
-      return `${book.orderCount} resting, ${run.counter.describe()}`;
+      const seen = `${run.market.book.orderCount} resting, ${run.counter.describe()}`;
+      // The paired floor runs here, untimed, while the workload is still at hand.
+      const paired = pairedRatio(mix!, () => {
+        fresh();
+        const r = run!;
+        return cpuSeconds(() => pass(r));
+      });
+      return `${seen}; ${paired}`;
     },
   };
 }
 
 /** Every venue case, in run order: the bare book first, then the venue. */
-export const venueCases = (): BenchCase[] => [mixCase('venue.mix-book', SEED, USERS), venueMixCase()];
+export const venueCases = (): BenchCase[] => [mixCase('venue.mix-book', SEED, USERS), venueMixCase('venue.mix', false), venueMixCase('venue.mix-feeds', true)];

@@ -45,7 +45,8 @@ function encodeBase32(value: number, width: number): string {
  */
 export class IdGenerator {
   private counter = 0;
-  private lastTimeMs = NaN; // never equal to anything, so the first call validates
+  private checkedTimeMs = NaN; // never equal to anything, so the first call validates
+  private lastTimeMs = NaN;
   private lastTimeText = '';
   // The counter's first 14 characters change only every 1024 ids; cache them.
   private lastHigh = NaN;
@@ -66,15 +67,32 @@ export class IdGenerator {
    * @throws RangeError if `timeMs` is out of range or the counter would pass 2^53 − 1.
    */
   next(timeMs: number): string {
-    if (timeMs !== this.lastTimeMs) {
+    return this.format(timeMs, this.advance(timeMs));
+  }
+
+  /**
+   * Issues the next counter without building its text (the venue formats an order's id only
+   * when someone reads it: `format(timeMs, counter)` gives the same text `next` would have).
+   *
+   * @throws RangeError like `next`.
+   */
+  advance(timeMs: number): number {
+    if (timeMs !== this.checkedTimeMs) {
       if (!Number.isInteger(timeMs) || timeMs < 0 || timeMs > MAX_TIME_MS) {
         throw new RangeError(`IdGenerator.next: timeMs must be an integer in [0, 2^48), got ${timeMs}`);
       }
+      this.checkedTimeMs = timeMs;
+    }
+    if (this.counter >= MAX_SAFE) throw new RangeError('IdGenerator.next: counter exhausted');
+    return ++this.counter;
+  }
+
+  /** The id of `counter` issued at `timeMs` (both as `advance` checked them). */
+  format(timeMs: number, counter: number): string {
+    if (timeMs !== this.lastTimeMs) {
       this.lastTimeMs = timeMs;
       this.lastTimeText = encodeBase32(timeMs, TIME_CHARS);
     }
-    if (this.counter >= MAX_SAFE) throw new RangeError('IdGenerator.next: counter exhausted');
-    const counter = ++this.counter;
     const low = counter % 1024;
     const high = (counter - low) / 1024;
     if (high !== this.lastHigh) {
@@ -99,8 +117,12 @@ export class CounterIds {
 
   /** The next id: `"1"` on the first call. */
   next(): string {
-    this.counter++;
-    return String(this.counter);
+    return String(this.advance());
+  }
+
+  /** The next id as its number, for callers that format it only when it is read. */
+  advance(): number {
+    return ++this.counter;
   }
 }
 

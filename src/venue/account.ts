@@ -2,7 +2,7 @@ import type { Money } from '../core/money.ts';
 import { tickLotsAtRate } from './money-rate.ts';
 import { Position, tickLots } from '../risk/position.ts';
 import type { Market } from './market.ts';
-import type { Order } from './order.ts';
+import { F_NEXT, F_PREV, NO_SLOT, type OrderStore } from './order-store.ts';
 import type { BigRational } from '../market/rational.ts';
 import type { Instrument } from './instrument.ts';
 
@@ -74,8 +74,13 @@ export class Account {
   /** Positions by market index (sparse; iterate `positionList` for a stable order). */
   private readonly positionByMarket: (AccountPosition | undefined)[] = [];
   readonly positionList: AccountPosition[] = [];
-  /** Open orders by engine id, in insertion order. */
-  readonly openOrders = new Map<number, Order>();
+  /**
+   * Open orders, oldest first, as a chain through the order records (`F_PREV` / `F_NEXT`):
+   * first and last slot, and how many.
+   */
+  openHead = NO_SLOT;
+  openTail = NO_SLOT;
+  openCount = 0;
   /** Σ initial margin reserved by open orders. */
   openOrdersIm: Money = 0n;
   /** Open order count per market index. */
@@ -116,30 +121,51 @@ export class Account {
     return this.openLotsByMarket[market.index] ?? 0;
   }
 
-  addOpenOrder(order: Order, market: Market): void {
-    this.openOrders.set(order.seq, order);
-    this.openOrdersIm += order.reservedIm;
-    this.openCountByMarket[market.index] = this.openCountIn(market) + 1;
-    this.openLotsByMarket[market.index] = this.openLotsIn(market) + unfilledLots(order);
+  /** The order in `slot` rests: chain it last, reserve `im`, count its unfilled lots. */
+  addOpenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number, im: Money): void {
+    store.setField(slot, F_PREV, this.openTail);
+    store.setField(slot, F_NEXT, NO_SLOT);
+    if (this.openTail === NO_SLOT) this.openHead = slot;
+    else store.setField(this.openTail, F_NEXT, slot);
+    this.openTail = slot;
+    this.openCount++;
+    store.reservedIm[slot] = im;
+    this.openOrdersIm += im;
+    this.openCountByMarket[marketIndex] = (this.openCountByMarket[marketIndex] ?? 0) + 1;
+    this.openLotsByMarket[marketIndex] = (this.openLotsByMarket[marketIndex] ?? 0) + unfilledLots;
   }
 
   /** An open order of this account in `market` filled `lots` (its remainder shrank). */
-  openOrderFilled(market: Market, lots: number): void {
-    this.openLotsByMarket[market.index] = this.openLotsIn(market) - lots;
+  openOrderFilled(marketIndex: number, lots: number): void {
+    this.openLotsByMarket[marketIndex] = this.openLotsByMarket[marketIndex]! - lots;
   }
 
-  removeOpenOrder(order: Order, market: Market): void {
-    if (!this.openOrders.delete(order.seq)) return;
-    this.openOrdersIm -= order.reservedIm;
-    order.reservedIm = 0n;
-    this.openCountByMarket[market.index] = this.openCountIn(market) - 1;
-    this.openLotsByMarket[market.index] = this.openLotsIn(market) - unfilledLots(order);
+  /** Unchains an open order and releases its margin and lots. */
+  removeOpenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number): void {
+    const prev = store.field(slot, F_PREV);
+    const next = store.field(slot, F_NEXT);
+    if (prev === NO_SLOT) this.openHead = next;
+    else store.setField(prev, F_NEXT, next);
+    if (next === NO_SLOT) this.openTail = prev;
+    else store.setField(next, F_PREV, prev);
+    this.openCount--;
+    this.openOrdersIm -= store.reservedIm[slot]!;
+    store.reservedIm[slot] = 0n;
+    this.openCountByMarket[marketIndex] = this.openCountByMarket[marketIndex]! - 1;
+    this.openLotsByMarket[marketIndex] = this.openLotsByMarket[marketIndex]! - unfilledLots;
   }
 
   /** Re-reserves margin for an open order whose remainder changed. */
-  setReservedIm(order: Order, im: Money): void {
-    this.openOrdersIm += im - order.reservedIm;
-    order.reservedIm = im;
+  setReservedIm(store: OrderStore, slot: number, im: Money): void {
+    this.openOrdersIm += im - store.reservedIm[slot]!;
+    store.reservedIm[slot] = im;
+  }
+
+  /** Slots of the open orders, oldest first (a copy: safe to cancel while iterating). */
+  openSlots(store: OrderStore): number[] {
+    const out: number[] = [];
+    for (let s = this.openHead; s !== NO_SLOT; s = store.field(s, F_NEXT)) out.push(s);
+    return out;
   }
 
   /** cash + unrealized PnL of every position at current marks. */
@@ -164,9 +190,4 @@ export class Account {
     for (const p of this.positionList) if (p.position.netLots !== 0) return true;
     return false;
   }
-}
-
-/** Quantity not yet filled, whatever the state (a just-canceled order still counts its remainder). */
-function unfilledLots(order: Order): number {
-  return order.qtyLots - order.filledLots;
 }

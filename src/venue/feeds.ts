@@ -1,6 +1,7 @@
 import type { Side } from '../core/types.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from './market.ts';
+import type { OrderEvent } from './order-events.ts';
 
 /** One trade as the venue printed it. */
 export interface VenueTrade {
@@ -25,6 +26,11 @@ export interface VenueTrade {
 export interface VenueListener {
   /** An order feed for user `userId`. */
   orderFeed?(userId: number, feed: OrderFeed): void;
+  /**
+   * The same feed before it is an object (order-events.ts): read `e.t` / `e.userId` for free,
+   * call `e.feed()` for the object only when needed. Valid during the call only.
+   */
+  orderEvent?(e: OrderEvent): void;
   trade?(trade: VenueTrade, market: Market): void;
   /** The book of `market` changed (at most once per command). */
   bookChanged?(market: Market): void;

@@ -3,12 +3,15 @@ import { BookEvents, EV_CANCELED, EV_EXPIRED, EV_RESTED, EV_TRADE } from '../boo
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import { decodeIdCounter } from '../core/ids.ts';
 import { tickLots } from '../risk/position.ts';
-import { toWsOrder } from './wire-forms.ts';
 import { marginOf, type Account } from './account.ts';
 import { tickLotsAtRate } from './money-rate.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
-import { remainingLots } from './order.ts';
+import type { OrderFeedType } from './order-events.ts';
+import {
+  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
+} from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
@@ -30,7 +33,9 @@ const POST_ONLY_TEXT = 'post-only order would cross the book';
 
 /**
  * Order entry, matching and the order feeds: the pipeline check → reserve margin → match →
- * settle fills → release margin, with every outcome as a feed value.
+ * settle fills → release margin, with every outcome as an order event (feeds are built from
+ * the records only for listeners that ask, see order-events.ts). Orders are slots of the
+ * venue's `OrderStore`; a slot whose order ended is freed when its command is over (`release`).
  */
 export class OrderFlow {
   /** The book's events of the current command (records, reused: see `BookEvents`). */
@@ -41,114 +46,152 @@ export class OrderFlow {
   constructor(private readonly s: VenueState) {}
 
   /**
-   * Accepts or rejects a new order and runs it against the book. Always returns the order:
-   * rejections are feeds (`j`), never exceptions.
+   * Accepts or rejects a new order and runs it against the book. Returns the order's slot,
+   * which the caller hands to `release` once it has read what it needs: rejections are events
+   * (`j`), never exceptions.
    */
-  submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): Order {
-    const order = this.createOrder(account, market, symbol, ticket);
-    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : this.check(account, market, order);
+  submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
+    const slot = this.createOrder(account, market, symbol, ticket);
+    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : this.check(account, market, ticket);
     if (rejection !== undefined) {
-      order.state = 'REJECTED';
-      this.feed(account.id, { t: 'j', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order), r: rejection[0], txt: rejection[1] });
-      return order;
+      this.s.orders.setState(slot, ST_REJECTED);
+      const e = this.event('j', account.id, slot, this.s.executionIds.advance());
+      if (e !== undefined) {
+        e.reason = rejection[0];
+        e.text = rejection[1];
+        this.s.emit(e);
+      }
+      return slot;
     }
-    this.execute(account, market!, order);
-    return order;
+    this.execute(account, market!, slot);
+    return slot;
+  }
+
+  /** Frees the slot of a submitted order that no longer rests (its view, if any, keeps a copy). */
+  release(slot: number): void {
+    const st = this.s.orders.state(slot);
+    if (st !== ST_NEW && st !== ST_PARTIAL) this.s.orders.free(slot);
   }
 
   /** Cancels one open order of `account` by wire id; the outcome is a `c` or `e` feed. */
   cancel(account: Account, orderId: string, reason: CancelReason = 'USER_REQUESTED'): boolean {
-    const order = this.findOpen(orderId);
-    if (order === undefined || order.userId !== account.id) {
-      this.feed(account.id, { t: 'e', ...this.stamp(), oid: orderId, r: 'UNKNOWN_ORDER', txt: 'no open order with this id' });
+    return this.cancelSlot(account, this.findOpen(orderId), orderId, reason);
+  }
+
+  /** `cancel` by engine id (in-process callers); a rejected cancel names the engine id. */
+  cancelSeq(account: Account, seq: number): boolean {
+    const slot = this.s.orders.slotOf(seq);
+    return this.cancelSlot(account, slot, slot === NO_SLOT ? String(seq) : undefined, 'USER_REQUESTED');
+  }
+
+  /** `orderId`: the id the request named (undefined: the slot's own wire id). */
+  private cancelSlot(account: Account, slot: number, orderId: string | undefined, reason: CancelReason): boolean {
+    if (slot === NO_SLOT || this.s.orders.field(slot, F_USER) !== account.id) {
+      const e = this.event('e', account.id, NO_SLOT, 0);
+      if (e !== undefined) {
+        e.oid = orderId ?? this.s.orderId(slot);
+        e.reason = 'UNKNOWN_ORDER';
+        e.text = 'no open order with this id';
+        this.s.emit(e);
+      }
       return false;
     }
-    this.cancelResting(order, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
+    this.cancelResting(slot, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
     return true;
   }
 
-  /** An open order by wire id (any user), or undefined. */
-  findOpen(orderId: string): Order | undefined {
+  /** The slot of an open order by wire id (any user), or `NO_SLOT`. */
+  findOpen(orderId: string): number {
     const seq = engineIdOf(orderId);
-    const order = seq === undefined ? undefined : this.s.resting.get(seq);
-    return order !== undefined && order.id === orderId ? order : undefined;
+    const slot = seq === undefined ? NO_SLOT : this.s.orders.slotOf(seq);
+    return slot !== NO_SLOT && this.s.orderId(slot) === orderId ? slot : NO_SLOT;
   }
 
   /** Removes a resting order from its book with a Cancel Order feed. */
-  cancelResting(order: Order, reason: CancelReason, text: string): void {
-    const market = order.market!;
-    market.book.cancelInto(order.seq, this.clearedEvents());
-    this.closeOrder(order, 'CANCELED');
-    this.feed(order.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order), xr: reason, txt: text });
+  cancelResting(slot: number, reason: CancelReason, text: string): void {
+    const market = this.s.marketOf(slot)!;
+    market.book.cancelInto(this.s.orders.field(slot, F_SEQ), this.clearedEvents());
+    this.closeOrder(slot, ST_CANCELED);
+    this.emitCancel(slot, reason, text);
+    this.s.orders.free(slot);
     this.afterBookChange(market);
   }
 
   /** Ends a resting order at the close of the trading day with a Done for Day feed. */
-  doneForDay(order: Order): void {
-    order.market!.book.cancelInto(order.seq, this.clearedEvents());
-    this.closeOrder(order, 'DONE_FOR_DAY');
-    this.feed(order.userId, { t: 'd', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+  doneForDay(slot: number): void {
+    this.s.marketOf(slot)!.book.cancelInto(this.s.orders.field(slot, F_SEQ), this.clearedEvents());
+    this.closeOrder(slot, ST_DONE_FOR_DAY);
+    const e = this.event('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
+    if (e !== undefined) this.s.emit(e);
+    this.s.orders.free(slot);
   }
 
   /** Business-rule checks of decisions.md, in order; undefined when the order may proceed. */
-  private check(account: Account, market: Market, order: Order): readonly [RejectReason, string] | undefined {
+  private check(account: Account, market: Market, t: OrderTicket): readonly [RejectReason, string] | undefined {
     const inst = market.instrument;
     if (market.state !== 'OPEN') return ['EXCHANGE_CLOSED', `${inst.symbol} is ${market.state}`];
-    if (!Number.isSafeInteger(order.qtyLots) || order.qtyLots <= 0 || order.qtyLots % inst.minimumTradeQuantity !== 0) {
+    if (!Number.isSafeInteger(t.qtyLots) || t.qtyLots <= 0 || t.qtyLots % inst.minimumTradeQuantity !== 0) {
       return ['INCORRECT_QUANTITY', `quantity must be a positive multiple of ${inst.minimumTradeQuantity}`];
     }
-    if (Number.isNaN(order.priceTicks) || order.priceTicks <= 0) {
+    if (Number.isNaN(t.priceTicks) || t.priceTicks <= 0) {
       return ['INVALID_PRICE_INCREMENT', `price must be a positive multiple of the tick size ${inst.tick.text}`];
     }
-    const overflow = quantityOverflow(account, market, order, this.s.clock.nowSec, wouldCross(market, order.side, order.priceTicks));
+    const crosses = wouldCross(market, t.side, t.priceTicks);
+    const overflow = quantityOverflow(account, market, t.side, t.priceTicks, t.qtyLots, this.s.clock.nowSec, crosses);
     if (overflow !== undefined) return ['INCORRECT_QUANTITY', overflow];
-    if (order.isLiquidation) return undefined;
-    if (!market.isWithinBand(order.priceTicks)) {
+    if (t.isLiquidation === true) return undefined;
+    if (!market.isWithinBand(t.priceTicks)) {
       return ['PRICE_OUT_OF_BOUNDS', `price is more than the price band away from the mark price ${inst.tick.toPrice(market.markTicks)}`];
     }
     if (account.openCountIn(market) >= inst.maxOpenOrders) {
       return ['MAX_OPEN_ORDERS_EXCEEDED', `at most ${inst.maxOpenOrders} open orders per instrument`];
     }
-    if (order.postOnly && wouldCross(market, order.side, order.priceTicks)) return ['UNKNOWN', POST_ONLY_TEXT];
-    const im = marginOf(inst, order.priceTicks, order.qtyLots, inst.initialMarginPct);
+    if (t.postOnly && crosses) return ['UNKNOWN', POST_ONLY_TEXT];
+    const im = marginOf(inst, t.priceTicks, t.qtyLots, inst.initialMarginPct);
     const required = account.openOrdersIm + account.positionsMargin('initial') + im;
     if (required > account.equity()) return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
     return undefined;
   }
 
-  private execute(account: Account, market: Market, order: Order): void {
-    order.state = 'NEW';
-    this.feed(account.id, { t: 'n', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+  private execute(account: Account, market: Market, slot: number): void {
+    const store = this.s.orders;
+    store.setState(slot, ST_NEW);
+    const e = this.event('n', account.id, slot, this.s.executionIds.advance());
+    if (e !== undefined) this.s.emit(e);
     const events = this.clearedEvents();
     const cmd = this.command;
-    cmd.orderId = order.seq;
+    cmd.orderId = store.field(slot, F_SEQ);
     cmd.ownerId = account.id;
-    cmd.side = order.side;
-    cmd.priceTicks = order.priceTicks;
-    cmd.qtyLots = order.qtyLots;
-    cmd.tif = order.tif as TimeInForce;
-    cmd.postOnly = order.postOnly;
+    cmd.side = store.side(slot);
+    cmd.priceTicks = store.field(slot, F_PRICE);
+    cmd.qtyLots = store.field(slot, F_QTY);
+    cmd.tif = store.tif(slot);
+    cmd.postOnly = store.has(slot, B_POST_ONLY);
     market.book.placeInto(cmd, events);
     for (let i = 0; i < events.length; i++) {
       switch (events.kind(i)) {
         case EV_TRADE:
-          this.settleTradeOf(events.makerId(i), events.makerOwnerId(i), events.side(i), events.priceTicks(i), events.qtyLots(i), order, market);
+          this.settleTradeOf(events.makerId(i), events.makerOwnerId(i), events.side(i), events.priceTicks(i), events.qtyLots(i), slot, market);
           break;
         case EV_CANCELED: {
-          const maker = this.s.resting.get(events.orderId(i))!;
-          this.closeOrder(maker, 'CANCELED');
-          this.feed(maker.userId, { t: 'c', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(maker), xr: 'SELF_TRADE', txt: 'self-trade prevention canceled the resting order' });
+          const maker = store.slotOf(events.orderId(i));
+          this.closeOrder(maker, ST_CANCELED);
+          this.emitCancel(maker, 'SELF_TRADE', 'self-trade prevention canceled the resting order');
+          store.free(maker);
           break;
         }
-        case EV_EXPIRED:
-          order.state = 'EXPIRED';
-          this.feed(account.id, { t: 'x', ...this.stamp(), eid: this.s.executionIds.next(), o: toWsOrder(order) });
+        case EV_EXPIRED: {
+          store.setState(slot, ST_EXPIRED);
+          const x = this.event('x', account.id, slot, this.s.executionIds.advance());
+          if (x !== undefined) this.s.emit(x);
           break;
-        case EV_RESTED:
-          order.reservedIm = marginOf(market.instrument, order.priceTicks, events.qtyLots(i), market.instrument.initialMarginPct);
-          account.addOpenOrder(order, market);
-          this.s.resting.set(order.seq, order);
+        }
+        case EV_RESTED: {
+          const inst = market.instrument;
+          const im = marginOf(inst, cmd.priceTicks, events.qtyLots(i), inst.initialMarginPct);
+          account.addOpenOrder(store, slot, market.index, cmd.qtyLots - store.field(slot, F_FILLED), im);
           break;
+        }
         default: // rejected cannot happen (post-only crossing is checked before `n`), nor reduced / cancel-rejected
           throw new Error(`unexpected book event ${events.at(i).kind} for a new order`);
       }
@@ -162,70 +205,99 @@ export class OrderFlow {
    * only the other side is settled, and the print names the external side.
    */
   settleTrade(e: TradeEvent, taker: Order | undefined, market: Market): void {
-    this.settleTradeOf(e.makerId, e.makerOwnerId, e.takerSide, e.priceTicks, e.qtyLots, taker, market);
+    const takerSlot = taker === undefined ? NO_SLOT : this.s.orders.slotOf(taker.seq);
+    this.settleTradeOf(e.makerId, e.makerOwnerId, e.takerSide, e.priceTicks, e.qtyLots, takerSlot, market);
   }
 
   /** `settleTrade` from the trade's fields (as read from the book's event records). */
-  private settleTradeOf(makerId: number, makerOwnerId: number, takerSide: Side, priceTicks: number, qtyLots: number, taker: Order | undefined, market: Market): void {
-    const maker = makerOwnerId === EXTERNAL_OWNER ? undefined : this.s.resting.get(makerId)!;
-    const tid = this.s.tradeIds.next();
-    const now = this.stamp();
-    if (maker !== undefined) this.fill(maker, market, priceTicks, qtyLots, false, tid, now);
-    if (taker !== undefined) this.fill(taker, market, priceTicks, qtyLots, true, tid, now);
-    market.candles.addTrade(now.ts, priceTicks, qtyLots, takerSide);
-    market.stats.addTrade(now.ts, priceTicks, qtyLots);
-    this.s.announce(
-      'trade',
-      {
-        tid,
-        symbol: market.symbol,
-        sec: now.ts,
-        nanos: now.tn,
-        priceTicks,
-        qtyLots,
-        takerSide,
-        makerOrderId: maker?.id ?? EXTERNAL_ORDER_ID,
-        takerOrderId: taker?.id ?? EXTERNAL_ORDER_ID,
-        makerUserId: maker?.userId ?? EXTERNAL_OWNER,
-        takerUserId: taker?.userId ?? EXTERNAL_OWNER,
-      },
-      market,
-    );
+  private settleTradeOf(makerId: number, makerOwnerId: number, takerSide: Side, priceTicks: number, qtyLots: number, taker: number, market: Market): void {
+    const s = this.s;
+    const maker = makerOwnerId === EXTERNAL_OWNER ? NO_SLOT : s.orders.slotOf(makerId);
+    const tid = s.tradeIds.advance();
+    const sec = s.clock.nowSec;
+    if (maker !== NO_SLOT) this.fill(maker, market, priceTicks, qtyLots, false, tid);
+    if (taker !== NO_SLOT) this.fill(taker, market, priceTicks, qtyLots, true, tid);
+    market.candles.addTrade(sec, priceTicks, qtyLots, takerSide);
+    market.stats.addTrade(sec, priceTicks, qtyLots);
+    if (s.wantsTrades) {
+      s.emitTrade(
+        {
+          tid: String(tid),
+          symbol: market.symbol,
+          sec,
+          nanos: s.clock.nowNanos,
+          priceTicks,
+          qtyLots,
+          takerSide,
+          makerOrderId: maker === NO_SLOT ? EXTERNAL_ORDER_ID : s.orderId(maker),
+          takerOrderId: taker === NO_SLOT ? EXTERNAL_ORDER_ID : s.orderId(taker),
+          makerUserId: maker === NO_SLOT ? EXTERNAL_OWNER : s.orders.field(maker, F_USER),
+          takerUserId: taker === NO_SLOT ? EXTERNAL_OWNER : s.orders.field(taker, F_USER),
+        },
+        market,
+      );
+    }
+    // A filled maker's record was kept for the trade record; its command is over.
+    if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.orders.free(maker);
   }
 
-  private fill(order: Order, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: string, now: { ts: number; tn: number }): void {
+  private fill(slot: number, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: number): void {
+    const s = this.s;
+    const store = s.orders;
     const inst = market.instrument;
-    const account = this.s.accounts[order.userId]!;
+    const account = s.accounts[store.field(slot, F_USER)]!;
     const position = account.positionIn(market);
+    const side = store.side(slot);
     const notional = tickLots(priceTicks, lots);
-    const realized = position.position.applyFill(order.side, priceTicks, lots) * inst.tickLotMoney;
-    const feeRate = aggressor ? inst.takerFee : inst.makerFee;
-    const fee = tickLotsAtRate(notional, inst.tickLotMoney, feeRate);
+    const realized = position.position.applyFill(side, priceTicks, lots) * inst.tickLotMoney;
+    const fee = tickLotsAtRate(notional, inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
     position.tradingPnl += realized;
     position.fees += fee;
     account.cash += realized - fee;
-    this.s.feesCollected += fee;
+    s.feesCollected += fee;
 
-    if (!aggressor) account.openOrderFilled(market, lots);
-    order.filledLots += lots;
-    order.filledNotionalTicks += notional;
-    const done = order.filledLots === order.qtyLots;
+    if (!aggressor) account.openOrderFilled(market.index, lots);
+    const filled = store.field(slot, F_FILLED) + lots;
+    const qty = store.field(slot, F_QTY);
+    store.setField(slot, F_FILLED, filled);
+    store.addFilledNotional(slot, priceTicks, lots);
+    const done = filled === qty;
     if (done) {
-      if (aggressor) order.state = 'FILLED';
-      else this.closeOrder(order, 'FILLED');
+      if (aggressor) store.setState(slot, ST_FILLED);
+      else this.closeOrder(slot, ST_FILLED);
     } else {
-      order.state = 'PARTIALLY_FILLED';
-      if (!aggressor) account.setReservedIm(order, marginOf(inst, order.priceTicks, remainingLots(order), inst.initialMarginPct));
+      store.setState(slot, ST_PARTIAL);
+      if (!aggressor) account.setReservedIm(store, slot, marginOf(inst, store.field(slot, F_PRICE), qty - filled, inst.initialMarginPct));
     }
-    const xs = { tid, s: market.symbol, q: lots, p: inst.tick.toPrice(priceTicks), d: order.side, agg: aggressor };
-    this.feed(order.userId, { t: done ? 'f' : 'p', ts: now.ts, tn: now.tn, eid: this.s.executionIds.next(), o: toWsOrder(order), xs });
+    const e = this.event(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
+    if (e !== undefined) {
+      e.tid = tid;
+      e.fillLots = lots;
+      e.fillPriceTicks = priceTicks;
+      e.aggressor = aggressor;
+      s.emit(e);
+    }
   }
 
-  /** Moves a resting order to a terminal state and releases its margin. */
-  private closeOrder(order: Order, state: 'FILLED' | 'CANCELED' | 'DONE_FOR_DAY'): void {
-    order.state = state;
-    this.s.resting.delete(order.seq);
-    this.s.accounts[order.userId]!.removeOpenOrder(order, order.market!);
+  /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */
+  private closeOrder(slot: number, state: number): void {
+    const store = this.s.orders;
+    store.setState(slot, state);
+    const account = this.s.accounts[store.field(slot, F_USER)]!;
+    account.removeOpenOrder(store, slot, store.field(slot, F_MARKET), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
+  }
+
+  private emitCancel(slot: number, reason: CancelReason, text: string): void {
+    const e = this.event('c', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
+    if (e === undefined) return;
+    e.reason = reason;
+    e.text = text;
+    this.s.emit(e);
+  }
+
+  /** The order event to fill in, or undefined when no listener takes order events. */
+  private event(t: OrderFeedType, userId: number, slot: number, eid: number) {
+    return this.s.wantsOrderEvents ? this.s.event.reset(t, userId, slot, eid) : undefined;
   }
 
   afterBookChange(market: Market): void {
@@ -233,44 +305,20 @@ export class OrderFlow {
     this.s.announce('bookChanged', market);
   }
 
-  private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): Order {
+  private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): number {
     const liquidation = t.isLiquidation === true;
-    const ids = liquidation ? this.s.liquidationIds : this.s.orderIds;
-    const id = ids.next(this.s.nowMs());
-    return {
-      seq: liquidation ? -ids.count : ids.count, // = engineIdOf(id), without parsing it back
-      id,
-      userId: account.id,
-      username: account.username,
-      symbol,
-      market,
-      side: t.side,
-      priceText: t.priceText,
-      priceTicks: t.priceTicks,
-      qtyLots: t.qtyLots,
-      tif: t.tif,
-      postOnly: t.postOnly,
-      isLiquidation: liquidation,
-      insertSec: this.s.clock.nowSec,
-      insertNanos: this.s.clock.nowNanos,
-      state: 'PENDING',
-      filledLots: 0,
-      filledNotionalTicks: 0n,
-      reservedIm: 0n,
-    };
+    const counter = (liquidation ? this.s.liquidationIds : this.s.orderIds).advance(this.s.nowMs());
+    const offGrid = Number.isNaN(t.priceTicks);
+    const bits = (t.side === 'S' ? B_SELL : 0) | (t.tif === 'IOC' ? B_IOC : 0) | (t.postOnly ? B_POST_ONLY : 0) | (liquidation ? B_LIQUIDATION : 0) | (offGrid ? B_OFF_GRID : 0);
+    const { nowSec, nowNanos } = this.s.clock;
+    const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, nowSec, nowNanos);
+    if (market === undefined || offGrid) this.s.orders.setOddTexts(slot, symbol, t.priceText);
+    return slot;
   }
 
   private clearedEvents(): BookEvents {
     this.bookEvents.clear();
     return this.bookEvents;
-  }
-
-  private stamp(): { ts: number; tn: number } {
-    return { ts: this.s.clock.nowSec, tn: this.s.clock.nowNanos };
-  }
-
-  private feed(userId: number, feed: Parameters<VenueState['emitFeed']>[1]): void {
-    this.s.emitFeed(userId, feed);
   }
 }
 

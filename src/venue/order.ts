@@ -3,7 +3,9 @@ import type { Money } from '../core/money.ts';
 import type { Market } from './market.ts';
 
 /**
- * The one internal order record. Both wire forms (REST and websocket) are produced from it by
+ * An order as the venue's callers see it. The venue keeps its orders as records
+ * (order-store.ts); this is the read-only face of one (an `OrderView`), built only when a caller
+ * asks for an order. Both wire forms (REST and websocket) are produced from it by
  * `src/venue/wire-forms.ts` (the shapes themselves are in `src/wire/order.ts`).
  */
 export interface Order {
@@ -27,12 +29,12 @@ export interface Order {
   readonly isLiquidation: boolean;
   readonly insertSec: number;
   readonly insertNanos: number;
-  state: OrderState;
-  filledLots: number;
+  readonly state: OrderState;
+  readonly filledLots: number;
   /** Σ priceTicks × lots of its fills, for the average traded price. */
-  filledNotionalTicks: bigint;
+  readonly filledNotionalTicks: bigint;
   /** Initial margin currently reserved for the open remainder. */
-  reservedIm: Money;
+  readonly reservedIm: Money;
 }
 
 /** Open (unfilled) quantity: 0 in every terminal state. */

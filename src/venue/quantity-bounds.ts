@@ -1,6 +1,6 @@
 import type { Account } from './account.ts';
 import type { Market } from './market.ts';
-import type { Order } from './order.ts';
+import type { Side } from '../core/types.ts';
 
 /**
  * Order entry's overflow bound. Lots are JavaScript numbers, exact only up to 2^53 − 1, and
@@ -18,10 +18,9 @@ import type { Order } from './order.ts';
  *
  * `sec` is the sim time (Unix seconds) a trade would happen at. Returns the reject text, or undefined when the order fits.
  */
-export function quantityOverflow(account: Account, market: Market, order: Order, sec: number, crosses: boolean): string | undefined {
-  const qty = order.qtyLots;
+export function quantityOverflow(account: Account, market: Market, side: Side, priceTicks: number, qty: number, sec: number, crosses: boolean): string | undefined {
   const room = Number.MAX_SAFE_INTEGER - qty;
-  if (market.book.levelLots(order.side, order.priceTicks) > room) return 'quantity would overflow the price level total';
+  if (market.book.levelLots(side, priceTicks) > room) return 'quantity would overflow the price level total';
   if (crosses && (qty > market.candles.volumeRoomLots(sec) || qty > market.stats.volumeRoomLots(sec))) return 'quantity would overflow the traded volume';
   const position = account.findPosition(market)?.position;
   const tradedLots = position === undefined ? 0 : position.buyLots + position.sellLots;

@@ -3,6 +3,7 @@ import { formatMoney, type Money } from '../core/money.ts';
 import { formatTimestamp } from '../core/time.ts';
 import type { ApiRiskSnapshot, PositionRiskSnapshot, PositionView, SymbolRiskView } from '../wire/risk.ts';
 import type { Account, AccountPosition } from './account.ts';
+import type { Order } from './order.ts';
 
 /** Money totals of an account at current marks: the one place both snapshots take them from. */
 export interface RiskTotals {
@@ -72,20 +73,21 @@ function positionView(p: AccountPosition): PositionView {
   };
 }
 
-export function apiRiskSnapshot(account: Account, sec: number, nanos: number): ApiRiskSnapshot {
+/** `openOrders`: the account's open orders, oldest first. */
+export function apiRiskSnapshot(account: Account, openOrders: readonly Order[], sec: number, nanos: number): ApiRiskSnapshot {
   const t = riskTotals(account);
   const perSymbol: Record<string, SymbolRiskView> = {};
   // Every market with a position, then every other market with open orders (oldest first).
   const markets = account.positionList.map((p) => p.market);
-  for (const o of account.openOrders.values()) if (o.market !== undefined && !markets.includes(o.market)) markets.push(o.market);
+  for (const o of openOrders) if (o.market !== undefined && !markets.includes(o.market)) markets.push(o.market);
   for (const market of markets) {
     const inst = market.instrument;
     const p = account.findPosition(market);
-    let openOrders = 0;
+    let openCount = 0;
     let openIm = 0n;
-    for (const o of account.openOrders.values()) {
+    for (const o of openOrders) {
       if (o.market !== market) continue;
-      openOrders++;
+      openCount++;
       openIm += o.reservedIm;
     }
     const net = p?.position.netLots ?? 0;
@@ -97,7 +99,7 @@ export function apiRiskSnapshot(account: Account, sec: number, nanos: number): A
       realized_pnl: formatMoney(p?.realized ?? 0n),
       initial_margin: formatMoney(p?.margin(inst.initialMarginPct) ?? 0n),
       maintenance_margin: formatMoney(p?.margin(inst.maintenanceMarginPct) ?? 0n),
-      open_orders: openOrders,
+      open_orders: openCount,
       initial_margin_required_for_open_orders: formatMoney(openIm),
     };
   }

@@ -3,6 +3,7 @@ import { parseTimestamp } from '../core/time.ts';
 import type { TradingHoursConfig } from './instrument.ts';
 import type { Market } from './market.ts';
 import type { OrderFlow } from './order-flow.ts';
+import { F_MARKET, F_SEQ } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 
 const DAY_SEC = 86_400;
@@ -40,17 +41,19 @@ export class Sessions {
     if (market.state === state) return;
     market.state = state;
     if (state === 'DELISTED') {
-      for (const order of this.restingIn(market)) this.flow.cancelResting(order, 'EXCHANGE_OPTION', 'instrument delisted');
+      for (const slot of this.restingIn(market)) this.flow.cancelResting(slot, 'EXCHANGE_OPTION', 'instrument delisted');
     } else if (state === 'CLOSED' && byTradingHours && market.instrument.tradingHours?.expireOrdersAtClose) {
-      for (const order of this.restingIn(market)) this.flow.doneForDay(order);
+      for (const slot of this.restingIn(market)) this.flow.doneForDay(slot);
       market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
       this.s.announce('bookChanged', market);
     }
     this.s.announce('instrumentStateChanged', market);
   }
 
-  private restingIn(market: Market) {
-    return [...this.s.resting.values()].filter((o) => o.market === market);
+  /** Slots of the orders resting on `market`, in the order they rested (= engine id order). */
+  private restingIn(market: Market): number[] {
+    const o = this.s.orders;
+    return o.liveSlots().filter((slot) => o.field(slot, F_MARKET) === market.index).sort((a, b) => o.field(a, F_SEQ) - o.field(b, F_SEQ));
   }
 
   private scheduleNextHoursTransition(market: Market, hours: Required<TradingHoursConfig>): void {

@@ -102,16 +102,14 @@ export class Settlement {
    */
   liquidate(account: Account): void {
     this.s.liquidations++;
-    for (const order of [...account.openOrders.values()]) {
-      this.flow.cancelResting(order, 'LIQUIDATION', 'canceled for liquidation');
-    }
+    for (const slot of account.openSlots(this.s.orders)) this.flow.cancelResting(slot, 'LIQUIDATION', 'canceled for liquidation');
     for (const p of account.positionList) {
       const net = p.position.netLots;
       const market = p.market;
       if (net === 0 || market.state !== 'OPEN') continue;
       const side = net > 0 ? 'S' : 'B';
       const priceTicks = market.bandEdgeTicks(side);
-      this.flow.submit(account, market, market.symbol, {
+      const slot = this.flow.submit(account, market, market.symbol, {
         side,
         priceText: market.instrument.tick.toPrice(priceTicks),
         priceTicks,
@@ -120,6 +118,7 @@ export class Settlement {
         postOnly: false,
         isLiquidation: true,
       });
+      this.flow.release(slot);
     }
   }
 }

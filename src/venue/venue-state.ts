@@ -2,13 +2,14 @@ import type { SimClock } from '../clock/sim-clock.ts';
 import { CounterIds, IdGenerator } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
-import type { VenueListener } from './feeds.ts';
-import type { OrderFeed } from '../wire/order.ts';
+import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
-import type { Order } from './order.ts';
+import { OrderEvent } from './order-events.ts';
+import { B_OFF_GRID, F_MARKET, F_NANOS, F_PRICE, F_SEC, F_SEQ, OrderStore } from './order-store.ts';
+import { OrderView } from './order-view.ts';
 
 /**
- * The state every part of the venue works on: clock, markets, accounts, resting orders,
+ * The state every part of the venue works on: clock, markets, accounts, the order records,
  * id generators, listeners. The parts (order flow, settlement, sessions) each get this one
  * object instead of reaching into each other.
  */
@@ -17,8 +18,8 @@ export class VenueState {
   readonly marketBySymbol = new Map<string, Market>();
   readonly accounts: Account[] = [];
   readonly accountByName = new Map<string, Account>();
-  /** Every order resting on a book, by engine id. */
-  readonly resting = new Map<number, Order>();
+  /** Every order of the current command and every order resting on a book. */
+  readonly orders = new OrderStore();
   readonly listeners: VenueListener[] = [];
   readonly orderIds = new IdGenerator('O-');
   readonly liquidationIds = new IdGenerator('L-');
@@ -30,6 +31,11 @@ export class VenueState {
   liquidations = 0;
   /** Set while the venue processes a command: listeners must not re-enter. */
   busy = false;
+  /** The one order event, refilled for every feed (see order-events.ts). */
+  readonly event: OrderEvent = new OrderEvent(this);
+  // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
+  private orderListeners: VenueListener[] = [];
+  private tradeListeners: VenueListener[] = [];
 
   constructor(readonly clock: SimClock) {}
 
@@ -38,9 +44,31 @@ export class VenueState {
     return this.clock.nowSec * 1000 + Math.floor(this.clock.nowNanos / 1_000_000);
   }
 
-  /** Sends an order feed for `userId` to every listener. */
-  emitFeed(userId: number, feed: OrderFeed): void {
-    for (const l of this.listeners) l.orderFeed?.(userId, feed);
+  /** Call after changing `listeners`. */
+  listenersChanged(): void {
+    this.orderListeners = this.listeners.filter((l) => l.orderFeed !== undefined || l.orderEvent !== undefined);
+    this.tradeListeners = this.listeners.filter((l) => l.trade !== undefined);
+  }
+
+  /** True when some listener takes order events (else feeds need not even be described). */
+  get wantsOrderEvents(): boolean {
+    return this.orderListeners.length > 0;
+  }
+
+  get wantsTrades(): boolean {
+    return this.tradeListeners.length > 0;
+  }
+
+  /** Hands the filled-in `event` to its listeners, in subscription order. */
+  emit(e: OrderEvent): void {
+    for (const l of this.orderListeners) {
+      if (l.orderEvent !== undefined) l.orderEvent(e);
+      if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
+    }
+  }
+
+  emitTrade(trade: VenueTrade, market: Market): void {
+    for (const l of this.tradeListeners) l.trade!(trade, market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
@@ -53,8 +81,7 @@ export class VenueState {
 
   /** Runs a command with the re-entrancy guard. */
   exclusive<T>(fn: () => T): T {
-    if (this.busy) throw new Error('venue is busy: a listener must not call the venue synchronously; schedule the call on the clock');
-    this.busy = true;
+    this.enter();
     try {
       return fn();
     } finally {
@@ -62,8 +89,54 @@ export class VenueState {
     }
   }
 
+  /** The guard of `exclusive`, for hot commands that inline it (no closure per call). */
+  enter(): void {
+    if (this.busy) throw new Error('venue is busy: a listener must not call the venue synchronously; schedule the call on the clock');
+    this.busy = true;
+  }
+
   /** Account by username, or undefined. */
   account(username: string): Account | undefined {
     return this.accountByName.get(username);
+  }
+
+  // --- what an order record shows on the wire, built when read ------------------------------
+
+  /** Wire id of the order in `slot` (`O-`/`L-` + time + counter), made on first read. */
+  orderId(slot: number): string {
+    const cached = this.orders.idText[slot]!;
+    if (cached !== '') return cached;
+    const o = this.orders;
+    const seq = o.field(slot, F_SEQ);
+    const ms = o.field(slot, F_SEC) * 1000 + Math.floor(o.field(slot, F_NANOS) / 1_000_000);
+    const id = seq > 0 ? this.orderIds.format(ms, seq) : this.liquidationIds.format(ms, -seq);
+    o.idText[slot] = id;
+    return id;
+  }
+
+  marketOf(slot: number): Market | undefined {
+    return this.markets[this.orders.field(slot, F_MARKET)];
+  }
+
+  symbolOf(slot: number): string {
+    return this.orders.oddTexts(slot)?.symbol ?? this.marketOf(slot)!.symbol;
+  }
+
+  priceTextOf(slot: number): string {
+    const odd = this.orders.oddTexts(slot);
+    if (odd !== undefined) return odd.priceText;
+    return this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
+  }
+
+  /** The caller-facing `Order` of `slot` (one per slot, kept; see order-view.ts). */
+  view(slot: number): OrderView {
+    let v = this.orders.views[slot] as OrderView | undefined;
+    if (v === undefined) this.orders.views[slot] = v = new OrderView(this, slot);
+    return v;
+  }
+
+  /** True when the order in `slot` has a price on its market's tick grid. */
+  onGrid(slot: number): boolean {
+    return !this.orders.has(slot, B_OFF_GRID);
   }
 }

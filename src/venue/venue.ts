@@ -13,6 +13,7 @@ import { resolveInstrument, type InstrumentConfig } from './instrument.ts';
 import { ExternalLiquidity } from './external-liquidity.ts';
 import { Market } from './market.ts';
 import type { Order } from './order.ts';
+import { F_SEQ, NO_SLOT } from './order-store.ts';
 import { OrderFlow } from './order-flow.ts';
 import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import { Sessions } from './sessions.ts';
@@ -112,9 +113,11 @@ export class Venue {
   /** Registers a listener; returns the function that removes it. */
   subscribe(listener: VenueListener): () => void {
     this.s.listeners.push(listener);
+    this.s.listenersChanged();
     return () => {
       const i = this.s.listeners.indexOf(listener);
       if (i >= 0) this.s.listeners.splice(i, 1);
+      this.s.listenersChanged();
     };
   }
 
@@ -155,22 +158,39 @@ export class Venue {
     return this.s.exclusive(() => {
       const market = this.s.marketBySymbol.get(req.symbol);
       const ticks = market?.instrument.tick.toTicks(req.price);
-      return this.flow.submit(account, market, req.symbol, {
-        side: req.side,
-        priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
-        priceTicks: ticks ?? NaN,
-        qtyLots: req.quantity,
-        tif: req.timeInForce,
-        postOnly: req.postOnly,
-      });
+      return this.viewAndRelease(
+        this.flow.submit(account, market, req.symbol, {
+          side: req.side,
+          priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
+          priceTicks: ticks ?? NaN,
+          qtyLots: req.quantity,
+          tif: req.timeInForce,
+          postOnly: req.postOnly,
+        }),
+      );
     });
   }
 
   /** Fast path for in-process actors that already work in ticks. Same rules and feeds. */
   placeOrderTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): Order {
-    return this.s.exclusive(() =>
-      this.flow.submit(account, market, market.symbol, { side, priceText: market.instrument.tick.toPrice(priceTicks), priceTicks, qtyLots, tif, postOnly }),
-    );
+    return this.s.exclusive(() => this.viewAndRelease(this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly)));
+  }
+
+  /**
+   * `placeOrderTicks` for callers that keep only the engine id (the order's number, as the
+   * book knows it): no order object is made. Cancel it with `cancelOrderSeq`; `openOrder`
+   * and `orderIdOf` give its view and wire id while it is open.
+   */
+  placeOrderSeq(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): number {
+    this.s.enter();
+    try {
+      const slot = this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
+      const seq = this.s.orders.field(slot, F_SEQ);
+      this.flow.release(slot);
+      return seq;
+    } finally {
+      this.s.busy = false;
+    }
   }
 
   /** Cancels an own open order; the outcome is a `c` or `e` feed. Returns whether it was canceled. */
@@ -178,26 +198,45 @@ export class Venue {
     return this.s.exclusive(() => this.flow.cancel(account, orderId));
   }
 
+  /**
+   * `cancelOrder` by engine id (see `placeOrderSeq`). An engine id is not a wire id: when no
+   * open order of the account has it, the `e` feed names it by its decimal text.
+   */
+  cancelOrderSeq(account: Account, seq: number): boolean {
+    this.s.enter();
+    try {
+      return this.flow.cancelSeq(account, seq);
+    } finally {
+      this.s.busy = false;
+    }
+  }
+
+  /** Wire id of an open order by engine id, or undefined. */
+  orderIdOf(seq: number): string | undefined {
+    const slot = this.s.orders.slotOf(seq);
+    return slot === NO_SLOT ? undefined : this.s.orderId(slot);
+  }
+
   /** Cancels every open order of the account, oldest first. */
   cancelAll(account: Account): { successful: string[]; failed: string[] } {
     return this.s.exclusive(() => {
       const successful: string[] = [];
-      const failed: string[] = [];
-      for (const order of [...account.openOrders.values()]) {
-        (this.flow.cancel(account, order.id) ? successful : failed).push(order.id);
+      for (const slot of account.openSlots(this.s.orders)) {
+        successful.push(this.s.orderId(slot));
+        this.flow.cancelResting(slot, 'USER_REQUESTED', 'canceled by user');
       }
-      return { successful, failed };
+      return { successful, failed: [] };
     });
   }
 
   /** Open orders of the account, oldest first. */
   openOrders(account: Account): Order[] {
-    return [...account.openOrders.values()];
+    return account.openSlots(this.s.orders).map((slot) => this.s.view(slot));
   }
 
   /** An open order by wire id, if it belongs to `account`. */
   findOpenOrder(account: Account, orderId: string): Order | undefined {
-    const order = this.flow.findOpen(orderId);
+    const order = this.openOrder(orderId);
     return order?.userId === account.id ? order : undefined;
   }
 
@@ -233,7 +272,8 @@ export class Venue {
 
   /** Any user's open order by wire id (replay queue models track orders of every account). */
   openOrder(orderId: string): Order | undefined {
-    return this.flow.findOpen(orderId);
+    const slot = this.flow.findOpen(orderId);
+    return slot === NO_SLOT ? undefined : this.s.view(slot);
   }
 
   /** Runs the liquidation check now (it also runs on its own cadence). */
@@ -251,9 +291,9 @@ export class Venue {
   /** Cancels any user's open order (`xr: EXCHANGE_OPTION`). False if no such open order. */
   adminCancelOrder(orderId: string): boolean {
     return this.s.exclusive(() => {
-      const order = this.flow.findOpen(orderId);
-      if (order === undefined) return false;
-      this.flow.cancelResting(order, 'EXCHANGE_OPTION', 'canceled by the exchange');
+      const slot = this.flow.findOpen(orderId);
+      if (slot === NO_SLOT) return false;
+      this.flow.cancelResting(slot, 'EXCHANGE_OPTION', 'canceled by the exchange');
       return true;
     });
   }
@@ -298,7 +338,7 @@ export class Venue {
 
   /** The token-based risk snapshot (`risk_snapshot` with `per_symbol`). */
   apiRiskSnapshot(account: Account): ApiRiskSnapshot {
-    return apiRiskSnapshot(account, this.clock.nowSec, this.clock.nowNanos);
+    return apiRiskSnapshot(account, this.openOrders(account), this.clock.nowSec, this.clock.nowNanos);
   }
 
   /**
@@ -314,7 +354,7 @@ export class Venue {
       for (const f of m.fundingHistory) h.update(`${f.sec}|${f.fundingAmount}|${f.fundingRate}`);
     }
     for (const a of this.s.accounts) {
-      h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${[...a.openOrders.keys()].join(',')}`);
+      h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${a.openSlots(this.s.orders).map((slot) => this.s.orders.field(slot, F_SEQ)).join(',')}`);
       for (const p of a.positionList) {
         const pos = p.position;
         h.update(`${p.market.symbol}|${pos.netLots}|${pos.buyLots}|${pos.sellLots}|${pos.openCostTicks}|${p.tradingPnl}|${p.fees}|${p.funding}`);
@@ -333,6 +373,20 @@ export class Venue {
       for (const p of a.positionList) unrealized += p.unrealized();
     }
     return { cash: formatMoney(cash), fees: formatMoney(this.s.feesCollected), unrealized: formatMoney(unrealized) };
+  }
+
+  private submitTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
+    // The text of an on-grid price is made from its ticks when read; `toPrice` also refuses
+    // ticks that are no safe integer, as it did when every order carried its text.
+    const priceText = Number.isSafeInteger(priceTicks) ? '' : market.instrument.tick.toPrice(priceTicks);
+    return this.flow.submit(account, market, market.symbol, { side, priceText, priceTicks, qtyLots, tif, postOnly });
+  }
+
+  /** The caller's view of a submitted order, then its slot released if the order ended. */
+  private viewAndRelease(slot: number): Order {
+    const view = this.s.view(slot);
+    this.flow.release(slot);
+    return view;
   }
 
   private queryMarket(symbol: string, startNs: TimeNs, endNs: TimeNs, field = 'symbol'): Market {

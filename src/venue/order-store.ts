@@ -1,0 +1,265 @@
+import type { Money } from '../core/money.ts';
+import type { OrderState, Side, TimeInForce } from '../core/types.ts';
+
+/**
+ * Every live order of the venue as a record in one flat array, like the book's `OrderSlots`:
+ * the order at slot `s` has its fields at `data[s * STRIDE + F_*]`.
+ *
+ * Why records and not one object per order: a venue holds hundreds of thousands of resting
+ * orders; as objects (19 fields, an id string, a Map entry in the account and one in a global
+ * map) every order was ~10 scattered heap objects that each command touched and every major GC
+ * traced. Here an order is 96 bytes in one typed array, found from its engine id through an
+ * `IdIndex`-style table (`SeqIndex`), and chained into its account's open orders by two fields
+ * of the record (no `Map` per account). Its wire id is text only when someone reads it.
+ *
+ * Slots are reused once an order is terminal and its command is over (`free`); an `OrderView`
+ * handed out for the order copies the record first (see order-view.ts).
+ */
+
+/** Engine id: the id counter (`O-`), negated for liquidation orders (`L-`). */
+export const F_SEQ = 0;
+export const F_USER = 1;
+/** Market index; -1 for an order on an unknown symbol (rejected). */
+export const F_MARKET = 2;
+/** Side, time in force, flags and state, packed (see the `B_*` masks). */
+export const F_BITS = 3;
+/** Price in ticks; 0 when the price is off the tick grid (`B_OFF_GRID`, rejected). */
+export const F_PRICE = 4;
+export const F_QTY = 5;
+export const F_FILLED = 6;
+export const F_SEC = 7;
+export const F_NANOS = 8;
+/** Σ priceTicks × lots of the fills, while that stays a safe integer (then `bigNotional`). */
+export const F_NOTIONAL = 9;
+/** Previous / next open order of the same account (-1: none). */
+export const F_PREV = 10;
+export const F_NEXT = 11;
+const STRIDE = 12;
+
+export const B_SELL = 1;
+export const B_IOC = 2;
+export const B_POST_ONLY = 4;
+export const B_LIQUIDATION = 8;
+export const B_OFF_GRID = 16;
+const STATE_SHIFT = 8;
+
+export const ST_PENDING = 0;
+export const ST_NEW = 1;
+export const ST_PARTIAL = 2;
+export const ST_FILLED = 3;
+export const ST_CANCELED = 4;
+export const ST_REJECTED = 5;
+export const ST_EXPIRED = 6;
+export const ST_DONE_FOR_DAY = 8;
+/** State names by code (the codes are `ORDER_STATES` positions). */
+export const STATE_NAMES: readonly OrderState[] = ['PENDING', 'NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED', 'REPLACED', 'DONE_FOR_DAY'];
+
+export const NO_SLOT = -1;
+
+/** What only odd orders need (a text the tick grid cannot give back), kept off the records. */
+interface OddTexts {
+  symbol: string;
+  priceText: string;
+}
+
+export class OrderStore {
+  /** The records; see `F_*`. Public for the venue's hot paths; replaced when it grows. */
+  data = new Float64Array(1024 * STRIDE);
+  /** Initial margin reserved by each slot's open remainder. */
+  readonly reservedIm: Money[] = [];
+  /** Wire id text per slot, '' until first read. */
+  readonly idText: string[] = [];
+  private readonly odd = new Map<number, OddTexts>();
+  /** Snapshot holders per slot (see order-view.ts); detached before a slot is reused. */
+  readonly views: ({ detach(): void } | undefined)[] = [];
+  private readonly freeSlots: number[] = [];
+  private highWater = 0;
+  readonly bySeq = new SeqIndex();
+
+  /** A fresh record for a new order (every field set here or by the caller). */
+  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, sec: number, nanos: number): number {
+    let slot = this.freeSlots.pop();
+    if (slot === undefined) {
+      slot = this.highWater++;
+      if (slot * STRIDE >= this.data.length) this.grow();
+      this.reservedIm.push(0n);
+      this.idText.push('');
+      this.views.push(undefined);
+    }
+    const d = this.data;
+    const o = slot * STRIDE;
+    d[o + F_SEQ] = seq;
+    d[o + F_USER] = userId;
+    d[o + F_MARKET] = marketIndex;
+    d[o + F_BITS] = bits;
+    d[o + F_PRICE] = priceTicks;
+    d[o + F_QTY] = qtyLots;
+    d[o + F_FILLED] = 0;
+    d[o + F_SEC] = sec;
+    d[o + F_NANOS] = nanos;
+    d[o + F_NOTIONAL] = 0;
+    d[o + F_PREV] = NO_SLOT;
+    d[o + F_NEXT] = NO_SLOT;
+    this.bySeq.add(seq, slot);
+    return slot;
+  }
+
+  /** Keeps the symbol and price text of an order the records cannot describe (rejected). */
+  setOddTexts(slot: number, symbol: string, priceText: string): void {
+    this.odd.set(slot, { symbol, priceText });
+  }
+
+  oddTexts(slot: number): OddTexts | undefined {
+    return this.odd.get(slot);
+  }
+
+  /** Releases a terminal order's slot, after any view of it took its copy. */
+  free(slot: number): void {
+    const view = this.views[slot];
+    if (view !== undefined) {
+      view.detach();
+      this.views[slot] = undefined;
+    }
+    this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
+    this.idText[slot] = '';
+    this.reservedIm[slot] = 0n;
+    this.odd.delete(slot);
+    this.bigNotional?.delete(slot);
+    this.freeSlots.push(slot);
+  }
+
+  /** Slot of a live order by engine id, or `NO_SLOT`. */
+  slotOf(seq: number): number {
+    return this.bySeq.get(seq);
+  }
+
+  state(slot: number): number {
+    return (this.data[slot * STRIDE + F_BITS]! >>> STATE_SHIFT) & 15;
+  }
+
+  setState(slot: number, state: number): void {
+    const o = slot * STRIDE + F_BITS;
+    this.data[o] = (this.data[o]! & 255) | (state << STATE_SHIFT);
+  }
+
+  side(slot: number): Side {
+    return (this.data[slot * STRIDE + F_BITS]! & B_SELL) !== 0 ? 'S' : 'B';
+  }
+
+  tif(slot: number): TimeInForce {
+    return (this.data[slot * STRIDE + F_BITS]! & B_IOC) !== 0 ? 'IOC' : 'GTC';
+  }
+
+  has(slot: number, bit: number): boolean {
+    return (this.data[slot * STRIDE + F_BITS]! & bit) !== 0;
+  }
+
+  field(slot: number, f: number): number {
+    return this.data[slot * STRIDE + f]!;
+  }
+
+  setField(slot: number, f: number, value: number): void {
+    this.data[slot * STRIDE + f] = value;
+  }
+
+  /** Open (unfilled) lots: 0 in every terminal state, as the wire shows `rq`. */
+  remainingLots(slot: number): number {
+    const st = this.state(slot);
+    return st === ST_PENDING || st === ST_NEW || st === ST_PARTIAL ? this.field(slot, F_QTY) - this.field(slot, F_FILLED) : 0;
+  }
+
+  /** Adds one fill's `priceTicks × lots` to the order's filled notional, exactly. */
+  addFilledNotional(slot: number, priceTicks: number, lots: number): void {
+    const o = slot * STRIDE + F_NOTIONAL;
+    const big = this.bigNotional?.get(slot);
+    const product = priceTicks * lots;
+    const sum = this.data[o]! + product;
+    if (big === undefined && Number.isSafeInteger(product) && Number.isSafeInteger(sum)) this.data[o] = sum;
+    else (this.bigNotional ??= new Map()).set(slot, (big ?? BigInt(this.data[o]!)) + BigInt(priceTicks) * BigInt(lots));
+  }
+
+  filledNotionalTicks(slot: number): bigint {
+    return this.bigNotional?.get(slot) ?? BigInt(this.field(slot, F_NOTIONAL));
+  }
+
+  /** Filled notionals past 2^53 (an extremely long-lived order): exact, off the records. */
+  private bigNotional: Map<number, bigint> | undefined;
+
+  /** Every live slot with a record in use, ascending (rare paths: delisting, closes). */
+  liveSlots(): number[] {
+    const free = new Set(this.freeSlots);
+    const out: number[] = [];
+    for (let s = 0; s < this.highWater; s++) if (!free.has(s)) out.push(s);
+    return out;
+  }
+
+  private grow(): void {
+    const next = new Float64Array(this.data.length * 2);
+    next.set(this.data);
+    this.data = next;
+  }
+}
+
+/** Engine id → slot: open addressing over one Float64Array (see src/book/id-index.ts for why). */
+export class SeqIndex {
+  private bits = 10;
+  private mask = 1023;
+  private table = new Float64Array(2048).fill(NO_SLOT);
+  private used = 0;
+
+  get(seq: number): number {
+    const t = this.table;
+    for (let i = hashOf(seq, this.mask); ; i = (i + 1) & this.mask) {
+      const slot = t[2 * i + 1]!;
+      if (slot === NO_SLOT || t[2 * i] === seq) return slot | 0;
+    }
+  }
+
+  add(seq: number, slot: number): void {
+    if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
+    insert(this.table, this.mask, seq, slot);
+    this.used++;
+  }
+
+  take(seq: number): void {
+    const t = this.table;
+    const mask = this.mask;
+    let hole = hashOf(seq, mask);
+    for (;;) {
+      if (t[2 * hole + 1] === NO_SLOT) return;
+      if (t[2 * hole] === seq) break;
+      hole = (hole + 1) & mask;
+    }
+    // Backward shift deletion: no tombstones under churn.
+    for (let j = (hole + 1) & mask; t[2 * j + 1] !== NO_SLOT; j = (j + 1) & mask) {
+      const key = t[2 * j]!;
+      if (((j - hashOf(key, mask)) & mask) >= ((j - hole) & mask)) {
+        t[2 * hole] = key;
+        t[2 * hole + 1] = t[2 * j + 1]!;
+        hole = j;
+      }
+    }
+    t[2 * hole + 1] = NO_SLOT;
+    this.used--;
+  }
+
+  private resize(bits: number): void {
+    const old = this.table;
+    this.bits = bits;
+    this.mask = (1 << bits) - 1;
+    this.table = new Float64Array(2 << bits).fill(NO_SLOT);
+    for (let j = 1; j < old.length; j += 2) if (old[j] !== NO_SLOT) insert(this.table, this.mask, old[j - 1]!, old[j]!);
+  }
+}
+
+function insert(t: Float64Array, mask: number, seq: number, slot: number): void {
+  let i = hashOf(seq, mask);
+  while (t[2 * i + 1] !== NO_SLOT) i = (i + 1) & mask;
+  t[2 * i] = seq;
+  t[2 * i + 1] = slot;
+}
+
+/** Engine ids are consecutive counters (negative for liquidations): their low bits spread well. */
+function hashOf(seq: number, mask: number): number {
+  return (seq | 0) & mask;
+}

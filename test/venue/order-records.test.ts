@@ -1,0 +1,164 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { SimClock } from '../../src/clock/sim-clock.ts';
+import type { Side, TimeInForce } from '../../src/core/types.ts';
+import type { OrderFeed } from '../../src/wire/order.ts';
+import type { OrderEvent } from '../../src/venue/order-events.ts';
+import { NO_SLOT, OrderStore, SeqIndex } from '../../src/venue/order-store.ts';
+import { toWsOrder } from '../../src/venue/wire-forms.ts';
+import { Venue } from '../../src/venue/venue.ts';
+import { btcConfig, makeVenue, money, place, T0_NS } from './fixtures.ts';
+
+/** One step of a random session: place (by ticks) or cancel the n-th open order of a user. */
+type Step = { kind: 'place'; user: number; side: Side; offset: number; lots: number; tif: TimeInForce } | { kind: 'cancel'; user: number; pick: number };
+
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({
+    kind: fc.constant('place' as const),
+    user: fc.integer({ min: 0, max: 3 }),
+    side: fc.constantFrom<Side>('B', 'S'),
+    offset: fc.integer({ min: -6, max: 6 }),
+    lots: fc.integer({ min: 1, max: 6 }),
+    tif: fc.constantFrom<TimeInForce>('GTC', 'GTC', 'IOC'),
+  }),
+  fc.record({ kind: fc.constant('cancel' as const), user: fc.integer({ min: 0, max: 3 }), pick: fc.integer({ min: 0, max: 20 }) }),
+);
+
+/**
+ * Runs `steps` on a fresh venue (one BTC market, four users, self-trade prevention on so that
+ * resting orders are also canceled by the book) with the given listener, placing and
+ * canceling either by engine id or by wire id.
+ */
+function runSteps(steps: Step[], byEngineId: boolean, listener: Parameters<Venue['subscribe']>[0] | undefined): Venue {
+  const venue = new Venue(new SimClock(T0_NS), { instruments: [btcConfig({ selfTradePrevention: true })] });
+  if (listener !== undefined) venue.subscribe(listener);
+  const users = ['a', 'b', 'c', 'd'].map((u) => venue.addUser(u, money('1000000')));
+  const market = venue.markets[0]!;
+  for (const step of steps) {
+    venue.clock.runUntil(venue.clock.nowNs + 1_000_000n);
+    const user = users[step.user]!;
+    if (step.kind === 'place') {
+      const priceTicks = market.markTicks + step.offset;
+      if (byEngineId) venue.placeOrderSeq(user, market, step.side, priceTicks, step.lots, step.tif);
+      else venue.placeOrderTicks(user, market, step.side, priceTicks, step.lots, step.tif);
+      continue;
+    }
+    const open = venue.openOrders(user);
+    const order = open[step.pick % Math.max(1, open.length)];
+    // A cancel of nothing open names a made-up id (engine id 10^9): a rejected cancel.
+    if (byEngineId) venue.cancelOrderSeq(user, order?.seq ?? 1e9);
+    else venue.cancelOrder(user, order?.id ?? 'O-UNKNOWN');
+  }
+  return venue;
+}
+
+describe('orders kept as records', () => {
+  it('gives an order object that still reads its final state after its record was reused by later orders', () => {
+    const { venue, user } = makeVenue();
+    const alice = user('alice');
+    const bob = user('bob');
+    const bid = place(venue, alice, 'B', '49990', 3);
+    expect(bid.state).toBe('NEW');
+    place(venue, bob, 'S', '49990', 3, { tif: 'IOC' });
+    // Many later orders take the freed records; the held object keeps its own order.
+    for (let i = 0; i < 50; i++) place(venue, bob, 'S', String(50_100 + i), 1);
+    expect([bid.state, bid.filledLots, bid.priceText, bid.reservedIm, bid.username]).toEqual(['FILLED', 3, '49990', 0n, 'alice']);
+    expect(toWsOrder(bid).rq).toBe(0);
+    expect(venue.openOrders(bob)).toHaveLength(50);
+    expect(venue.openOrders(bob).every((o) => o.userId === bob.id)).toBe(true);
+  });
+
+  it('reads a live order through its object as it changes (partial fill, then cancel)', () => {
+    const { venue, user } = makeVenue();
+    const alice = user('alice');
+    const bid = place(venue, alice, 'B', '49990', 5);
+    place(venue, user('bob'), 'S', '49990', 2, { tif: 'IOC' });
+    expect([bid.state, bid.filledLots, bid.filledNotionalTicks]).toEqual(['PARTIALLY_FILLED', 2, 2n * 99_980n]);
+    expect(venue.cancelOrder(alice, bid.id)).toBe(true);
+    expect([bid.state, toWsOrder(bid).rq, bid.reservedIm]).toEqual(['CANCELED', 0, 0n]);
+    expect(venue.openOrder(bid.id)).toBeUndefined();
+  });
+
+  it('hands every order-event listener the same feed object an order-feed listener receives', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 80 }), (steps) => {
+        const viaEvents: OrderFeed[] = [];
+        const viaFeeds: OrderFeed[] = [];
+        const types: string[] = [];
+        runSteps(steps, false, {
+          orderEvent: (e: OrderEvent) => {
+            types.push(e.t);
+            viaEvents.push(e.feed());
+          },
+          orderFeed: (_u, feed) => viaFeeds.push(feed),
+        });
+        expect(viaEvents).toHaveLength(viaFeeds.length);
+        viaEvents.forEach((f, i) => expect(f).toBe(viaFeeds[i]));
+        expect(types).toEqual(viaFeeds.map((f) => f.t));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('ends in the same state with or without listeners, and by engine ids or by wire ids', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 1, maxLength: 120 }), (steps) => {
+        const withFeeds = runSteps(steps, false, { orderFeed: () => undefined, trade: () => undefined });
+        const silent = runSteps(steps, false, undefined);
+        const byEngineId = runSteps(steps, true, { orderEvent: () => undefined });
+        expect(silent.stateHash()).toBe(withFeeds.stateHash());
+        expect(byEngineId.stateHash()).toBe(withFeeds.stateHash());
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('reports a cancel by an engine id that is not open with an e feed naming that id', () => {
+    const { venue, user, feeds } = makeVenue();
+    const alice = user('alice');
+    expect(venue.cancelOrderSeq(alice, 12345)).toBe(false);
+    expect(feeds.of(alice).map((f) => [f.t, f.oid, f.r])).toEqual([['e', '12345', 'UNKNOWN_ORDER']]);
+    const seq = venue.placeOrderSeq(alice, venue.markets[0]!, 'B', 99_000, 1);
+    expect(venue.orderIdOf(seq)).toBe(feeds.of(alice)[1]!.o!.oid);
+    expect(venue.cancelOrderSeq(user('bob'), seq)).toBe(false); // not bob's
+    expect(venue.cancelOrderSeq(alice, seq)).toBe(true);
+  });
+});
+
+describe('SeqIndex', () => {
+  it('agrees with a Map under random adds and takes of consecutive and negative engine ids', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: -3000, max: 3000 })), { maxLength: 2000 }), (ops) => {
+        const index = new SeqIndex();
+        const model = new Map<number, number>();
+        ops.forEach(([add, seq], i) => {
+          if (add && !model.has(seq)) {
+            index.add(seq, i);
+            model.set(seq, i);
+          } else if (!add) {
+            index.take(seq);
+            model.delete(seq);
+          }
+        });
+        for (let seq = -3000; seq <= 3000; seq += 7) expect(index.get(seq)).toBe(model.get(seq) ?? NO_SLOT);
+        for (const [seq, slot] of model) expect(index.get(seq)).toBe(slot);
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('OrderStore', () => {
+  it('keeps a filled notional exact past 2^53 (it moves off the records into a bigint)', () => {
+    const store = new OrderStore();
+    const slot = store.allocate(1, 0, 0, 0, 1, 1, 0, 0);
+    const price = 2 ** 40;
+    const lots = 3000;
+    for (let i = 0; i < 5; i++) store.addFilledNotional(slot, price, lots);
+    expect(store.filledNotionalTicks(slot)).toBe(5n * BigInt(price) * BigInt(lots));
+    store.free(slot);
+    const again = store.allocate(2, 0, 0, 0, 1, 1, 0, 0);
+    expect(again).toBe(slot);
+    expect(store.filledNotionalTicks(again)).toBe(0n);
+  });
+});
