@@ -9,6 +9,7 @@ import type { PlaceCommand } from '../src/book/events.ts';
 import { BookEvents, EV_CANCEL_REJECTED, EV_TRADE } from '../src/book/book-events.ts';
 import { RandomStream } from '../src/random/random-stream.ts';
 import type { BenchCase } from './harness.ts';
+import { TypedReferenceBook } from './reference-book.ts';
 
 export const MID_TICKS = 100_000;
 const OWNERS = 100;
@@ -102,12 +103,13 @@ export const KIND_IOC = 2;
  * orders per level, so cancels deep inside a queue are the norm. Also `venue.mix-book`: the
  * `venue.mix` commands (another seed, more owners) on the bare book.
  */
-export function mixCase(name = 'book.mix', seed = 'bench/book.mix', owners = OWNERS): BenchCase {
+export function mixCase(name = 'book.mix', seed = 'bench/book.mix', owners = OWNERS, floor?: string): BenchCase {
   let mix = emptyMix();
   let book: OrderBook | undefined;
   const out = new BookEvents();
   return {
     name,
+    floor,
     unit: 'op',
     opsPerRun: PASS_OPS,
     iterations: 5,
@@ -140,6 +142,72 @@ export function mixCase(name = 'book.mix', seed = 'bench/book.mix', owners = OWN
   };
 }
 
+/**
+ * `book.mix-reference`: the `book.mix` commands on `TypedReferenceBook`, the floor `book.mix`
+ * is measured against (see `reference-book.ts`). Same command loop, same command objects.
+ */
+export function mixReferenceCase(): BenchCase {
+  let mix = emptyMix();
+  let book: TypedReferenceBook | undefined;
+  return {
+    name: 'book.mix-reference',
+    unit: 'op',
+    opsPerRun: PASS_OPS,
+    iterations: 5,
+    timeMs: 0,
+    warmupIterations: 2,
+    gcBetweenRuns: true,
+    prepare() {
+      mix = generateMix('bench/book.mix', OWNERS);
+    },
+    reset() {
+      book = referenceBookFor(mix);
+    },
+    run() {
+      replayMixOnReference(book!, mix);
+    },
+    release() {
+      mix = emptyMix();
+    },
+    dispose() {
+      book = undefined;
+    },
+    describe() {
+      const check = referenceBookFor(mix);
+      const misses = replayMixOnReference(check, mix);
+      return `${check.resting} resting, ${check.trades} trades, ${misses} cancel misses`;
+    },
+  };
+}
+
+/** An empty reference book for the workload's price range. */
+export function referenceBookFor(mix: MixWorkload): TypedReferenceBook {
+  let minTicks = Infinity;
+  let maxTicks = -Infinity;
+  for (const p of mix.places) {
+    if (p.priceTicks < minTicks) minTicks = p.priceTicks;
+    if (p.priceTicks > maxTicks) maxTicks = p.priceTicks;
+  }
+  return new TypedReferenceBook(Math.min(minTicks, MID_TICKS), Math.max(maxTicks, MID_TICKS));
+}
+
+/** Runs the mix on the reference book; returns the cancel misses. */
+export function replayMixOnReference(book: TypedReferenceBook, mix: MixWorkload): number {
+  const { kinds, places, cancelIds } = mix;
+  let misses = 0;
+  let pi = 0;
+  let ci = 0;
+  for (let i = 0; i < kinds.length; i++) {
+    if (kinds[i] === KIND_CANCEL) {
+      if (!book.cancel(cancelIds[ci++]!)) misses++;
+    } else {
+      const cmd = places[pi++]!;
+      book.place(cmd.orderId, cmd.side === 'B', cmd.priceTicks, cmd.qtyLots, cmd.tif === 'IOC');
+    }
+  }
+  return misses;
+}
+
 /** The `book.mix` workload: command kinds in order, the orders placed, the ids canceled. */
 export interface MixWorkload {
   /** `KIND_*` of each command. */
@@ -158,15 +226,15 @@ function emptyMix(): MixWorkload {
  * The mix of `book.mix` (see there) from the stream `seed`, with owners drawn from 1..owners.
  * Also the workload of `venue.mix`, so the venue's cost shows against the bare book's.
  */
-export function generateMix(seed: string, owners: number): MixWorkload {
+export function generateMix(seed: string, owners: number, ops = PASS_OPS): MixWorkload {
   const rng = new RandomStream(seed);
-  const kinds = new Uint8Array(PASS_OPS);
+  const kinds = new Uint8Array(ops);
   const places: PlaceCommand[] = [];
   const cancels: number[] = [];
   // Ids of GTC orders placed and not yet chosen for a cancel; swap-removed when chosen.
   const live: number[] = [];
   let nextId = 1;
-  for (let i = 0; i < PASS_OPS; i++) {
+  for (let i = 0; i < ops; i++) {
     const r = rng.next();
     const buy = rng.chance(0.5);
     if (r < 0.6) {
@@ -256,4 +324,4 @@ export function l2SnapshotCase(): BenchCase {
 }
 
 /** Every book case, in run order. */
-export const bookCases = (): BenchCase[] => [insertCase(), mixCase(), l2SnapshotCase()];
+export const bookCases = (): BenchCase[] => [insertCase(), mixReferenceCase(), mixCase('book.mix', 'bench/book.mix', OWNERS, 'book.mix-reference'), l2SnapshotCase()];

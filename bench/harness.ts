@@ -14,6 +14,11 @@ import { runInNewContext } from 'node:vm';
 export interface BenchCase {
   /** Dotted name used for filtering and in the JSON output, e.g. `book.mix`. */
   readonly name: string;
+  /**
+   * Name of the case this one is measured against, run in the same process (e.g. `book.mix`
+   * against `book.mix-reference`): `run.ts` runs it too and prints the ratio of the two.
+   */
+  readonly floor?: string;
   /** What one op is, for the table (`order`, `event`, `call`). */
   readonly unit: string;
   /** Operations performed by one call of `run`. */

@@ -2,8 +2,10 @@
  * Runs the benchmarks: `npm run bench [-- [--json] [filter...]]`.
  *
  * A filter keeps the cases whose name contains it (`book` runs every book case, `book.mix`
- * just that one). With `--json` the output ends with exactly one line: a JSON array of
- * `{"name", "ops_per_sec", "heap_mb"}` entries.
+ * just that one), plus the floor of each kept case (`BenchCase.floor`); after the table, one
+ * line per case with a floor gives its ratio to the floor. With `--json` the output ends with
+ * exactly one line: a JSON array of `{"name", "ops_per_sec", "heap_mb"}` entries, plus
+ * `"floor", "cpu_ratio", "wall_ratio"` for a case with a floor.
  */
 import { backtestCases } from './backtest.bench.ts';
 import { bookCases } from './book.bench.ts';
@@ -19,9 +21,11 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const cases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases(), ...wireCases(), ...venueCases(), ...backtestCases(), ...l2ReplayCases()].filter(
-  (c) => filters.length === 0 || filters.some((f) => c.name.includes(f)),
-);
+const allCases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases(), ...wireCases(), ...venueCases(), ...backtestCases(), ...l2ReplayCases()];
+const picked = new Set(allCases.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f))).map((c) => c.name));
+// A case's floor runs with it, so its ratio is always measured in the same run.
+for (const c of allCases) if (picked.has(c.name) && c.floor !== undefined) picked.add(c.floor);
+const cases = allCases.filter((c) => picked.has(c.name));
 if (cases.length === 0) {
   console.error(`no benchmark matches ${filters.join(', ')}`);
   process.exit(1);
@@ -57,9 +61,33 @@ console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of rows) console.log(line(row));
 
+const ratios = floorRatios(results);
+if (ratios.length > 0) {
+  console.log('');
+  for (const r of ratios) console.log(`${r.name} / ${r.floor}: ${r.cpu.toFixed(2)}× in CPU time (fastest pass), ${r.wall.toFixed(2)}× wall`);
+}
+
 if (json) {
   const round = (x: number, digits: number): number => Number(x.toFixed(digits));
   console.log(
-    JSON.stringify(results.map((r) => ({ name: r.name, ops_per_sec: round(r.opsPerSec, 0), heap_mb: round(r.heapMb, 1) }))),
+    JSON.stringify(
+      results.map((r) => {
+        const ratio = ratios.find((x) => x.name === r.name);
+        const floor = ratio === undefined ? {} : { floor: ratio.floor, cpu_ratio: round(ratio.cpu, 3), wall_ratio: round(ratio.wall, 3) };
+        return { name: r.name, ops_per_sec: round(r.opsPerSec, 0), heap_mb: round(r.heapMb, 1), ...floor };
+      }),
+    ),
   );
+}
+
+/** Each case with a floor against that floor's result of this run. */
+function floorRatios(all: BenchResult[]): { name: string; floor: string; cpu: number; wall: number }[] {
+  const out: { name: string; floor: string; cpu: number; wall: number }[] = [];
+  for (const c of cases) {
+    const mine = all.find((r) => r.name === c.name);
+    const floor = all.find((r) => r.name === c.floor);
+    if (mine === undefined || floor === undefined) continue;
+    out.push({ name: c.name, floor: floor.name, cpu: mine.cpuOpsPerSec / floor.cpuOpsPerSec, wall: mine.opsPerSec / floor.opsPerSec });
+  }
+  return out;
 }
