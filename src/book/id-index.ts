@@ -7,9 +7,13 @@
  * ids, ids that only grow over a long run), so a dense array would grow with the largest id
  * ever seen rather than with the live orders.
  *
- * Layout: cell `i` is `table[2i]` (the id) and `table[2i + 1]` (the slot, -1 when empty), so a
- * probe touches one cache line. Linear probing, at most half full, deletion by backward shift so
- * that no tombstones pile up under churn; the table shrinks again when mostly empty.
+ * Layout: cell `i` is `table[4i .. 4i + 3]`: the id, the slot (-1 when empty), and two numbers
+ * the owner keeps with it (the book: the order's open lots and its level). A cell is 32 bytes,
+ * so a probe touches one cache line, and a cancel finds everything it needs there without
+ * reading the order's record, a second random place in memory: with hundreds of thousands of
+ * live orders each of those reads is a cache miss, the largest single cost of a cancel. Linear
+ * probing, at most half full, deletion by backward shift so that no tombstones pile up under
+ * churn; the table shrinks again when mostly empty.
  *
  * The hash keeps consecutive ids in consecutive cells (the low bits of the id, with the higher
  * bits folded in): venues and feeds hand out ids in sequence, and on a machine where a cache
@@ -23,15 +27,20 @@
 const EMPTY = -1;
 const MIN_BITS = 10;
 const TWO_POW_32 = 4294967296;
+/** Numbers per cell: id, slot, quantity, level. */
+const CELL = 4;
 
-/** A set of distinct ids, each with a non-negative slot number. */
+/** A set of distinct ids, each with a non-negative slot number and two numbers kept with it. */
 export class IdIndex {
+  /** Quantity and level of the id removed by the last successful `take`. */
+  takenQty = 0;
+  takenLevel = 0;
   private bits = MIN_BITS;
   private mask = (1 << MIN_BITS) - 1;
   private table = emptyTable(MIN_BITS);
   private used = 0;
-  /** Ids that are not safe integers; created on first use. */
-  private others: Map<number, number> | null = null;
+  /** Ids that are not safe integers, each with [slot, quantity, level]; created on first use. */
+  private others: Map<number, [number, number, number]> | null = null;
 
   /** Number of ids held. */
   get size(): number {
@@ -40,71 +49,92 @@ export class IdIndex {
 
   /** Slot of `id`, or -1 when absent. */
   get(id: number): number {
-    if (!Number.isSafeInteger(id)) return this.others?.get(id) ?? EMPTY;
-    const table = this.table;
-    const mask = this.mask;
-    for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
-      const slot = table[2 * i + 1]!;
-      // `| 0`: a small integer, not a double, so that callers storing it keep their arrays of
-      // small integers from turning into arrays of doubles.
-      if (slot === EMPTY || table[2 * i] === id) return slot | 0;
-    }
+    if (!Number.isSafeInteger(id)) return this.others?.get(id)?.[0] ?? EMPTY;
+    const i = this.find(id);
+    // `| 0`: a small integer, not a double, so that callers storing it keep their arrays of
+    // small integers from turning into arrays of doubles.
+    return i === EMPTY ? EMPTY : this.table[CELL * i + 1]! | 0;
   }
 
-  /** Adds `id` → `slot`; the caller guarantees `id` is absent and `slot` >= 0. */
-  add(id: number, slot: number): void {
+  /** Adds `id` → `slot` with its quantity and level; the caller guarantees `id` is absent and `slot` >= 0. */
+  add(id: number, slot: number, qty: number, level: number): void {
     if (!Number.isSafeInteger(id)) {
-      (this.others ??= new Map()).set(id, slot);
+      (this.others ??= new Map()).set(id, [slot, qty, level]);
       return;
     }
     if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
-    insert(this.table, this.bits, id, slot);
+    const table = this.table;
+    const c = CELL * freeCell(table, this.bits, id);
+    table[c] = id;
+    table[c + 1] = slot;
+    table[c + 2] = qty;
+    table[c + 3] = level;
     this.used++;
   }
 
-  /** Removes `id` and returns its slot, or -1 when it was absent. */
-  take(id: number): number {
+  /** Replaces the quantity kept with `id`, which must be present. */
+  setQty(id: number, qty: number): void {
     if (!Number.isSafeInteger(id)) {
-      const slot = this.others?.get(id);
-      if (slot === undefined) return EMPTY;
-      this.others!.delete(id);
-      return slot;
+      this.others!.get(id)![1] = qty;
+      return;
     }
+    this.table[CELL * this.find(id) + 2] = qty;
+  }
+
+  /**
+   * Removes `id` and returns its slot, or -1 when it was absent; its quantity and level are
+   * then in `takenQty` and `takenLevel`.
+   */
+  take(id: number): number {
+    if (!Number.isSafeInteger(id)) return this.takeOther(id);
+    let hole = this.find(id);
+    if (hole === EMPTY) return EMPTY;
     const table = this.table;
     const mask = this.mask;
     const bits = this.bits;
-    let hole = hashOf(id, bits);
-    for (;;) {
-      const slot = table[2 * hole + 1]!;
-      if (slot === EMPTY) return EMPTY;
-      if (table[2 * hole] === id) break;
-      hole = (hole + 1) & mask;
-    }
-    const taken = table[2 * hole + 1]! | 0;
+    const taken = table[CELL * hole + 1]! | 0;
+    this.takenQty = table[CELL * hole + 2]!;
+    this.takenLevel = table[CELL * hole + 3]! | 0;
     // Backward shift: pull later entries of the probe run into the hole when the hole lies
     // between their home cell and where they sit, so every entry stays reachable from home.
     for (let j = (hole + 1) & mask; ; j = (j + 1) & mask) {
-      const slot = table[2 * j + 1]!;
-      if (slot === EMPTY) break;
-      const key = table[2 * j]!;
-      if (((j - hashOf(key, bits)) & mask) >= ((j - hole) & mask)) {
-        table[2 * hole] = key;
-        table[2 * hole + 1] = slot;
+      if (table[CELL * j + 1] === EMPTY) break;
+      if (((j - hashOf(table[CELL * j]!, bits)) & mask) >= ((j - hole) & mask)) {
+        moveCell(table, CELL * j, table, CELL * hole);
         hole = j;
       }
     }
-    table[2 * hole + 1] = EMPTY;
+    table[CELL * hole + 1] = EMPTY;
     this.used--;
     if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(bits - 1);
     return taken;
   }
 
+  /** Cell of a safe-integer `id`, or -1 when absent. */
+  private find(id: number): number {
+    const table = this.table;
+    const mask = this.mask;
+    for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
+      if (table[CELL * i + 1] === EMPTY) return EMPTY;
+      if (table[CELL * i] === id) return i;
+    }
+  }
+
+  private takeOther(id: number): number {
+    const entry = this.others?.get(id);
+    if (entry === undefined) return EMPTY;
+    this.others!.delete(id);
+    this.takenQty = entry[1];
+    this.takenLevel = entry[2];
+    return entry[0];
+  }
+
   private resize(bits: number): void {
     const old = this.table;
     const table = emptyTable(bits);
-    for (let j = 1; j < old.length; j += 2) {
-      const slot = old[j]!;
-      if (slot !== EMPTY) insert(table, bits, old[j - 1]!, slot);
+    for (let j = 0; j < old.length; j += CELL) {
+      if (old[j + 1] === EMPTY) continue;
+      moveCell(old, j, table, CELL * freeCell(table, bits, old[j]!));
     }
     this.table = table;
     this.bits = bits;
@@ -112,18 +142,25 @@ export class IdIndex {
   }
 }
 
-/** A table of 2^bits cells, all empty (ids of empty cells are never read). */
+/** A table of 2^bits cells, all empty (other fields of empty cells are never read). */
 function emptyTable(bits: number): Float64Array<ArrayBuffer> {
-  return new Float64Array(2 << bits).fill(EMPTY);
+  return new Float64Array(CELL << bits).fill(EMPTY);
 }
 
-/** Puts an id known to be absent into the first free cell of its probe run. */
-function insert(table: Float64Array, bits: number, id: number, slot: number): void {
+/** The first free cell of the probe run of an id known to be absent. */
+function freeCell(table: Float64Array, bits: number, id: number): number {
   const mask = (1 << bits) - 1;
   let i = hashOf(id, bits);
-  while (table[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
-  table[2 * i] = id;
-  table[2 * i + 1] = slot;
+  while (table[CELL * i + 1] !== EMPTY) i = (i + 1) & mask;
+  return i;
+}
+
+/** Copies the cell at `from` in `source` to `to` in `target` (offsets of the cells' first numbers). */
+function moveCell(source: Float64Array, from: number, target: Float64Array, to: number): void {
+  target[to] = source[from]!;
+  target[to + 1] = source[from + 1]!;
+  target[to + 2] = source[from + 2]!;
+  target[to + 3] = source[from + 3]!;
 }
 
 /** Home cell of a safe-integer id in a table of 2^bits cells (see the file comment). */

@@ -139,16 +139,17 @@ export class OrderBook {
 
   /** `cancel`, with the outcome appended to `out` as a record. */
   cancelInto(orderId: number, out: BookEvents): void {
-    const o = this.ids.take(orderId);
+    const ids = this.ids;
+    const o = ids.take(orderId);
     if (o === NONE) {
       out.cancelRejected(smi(orderId));
       return;
     }
-    const data = this.orders.data;
-    const qtyLots = data[o + O_QTY]!;
-    const id = data[o + O_ID]!; // = orderId, already stored as a small integer
-    this.retire(o, qtyLots);
-    out.canceled(id, qtyLots, CANCEL_REQUESTED);
+    // Open lots and level come from the index cell: the order's record is only written (marked
+    // canceled), never read, so a cancel waits for one cache line, not two.
+    const qtyLots = smi(ids.takenQty);
+    this.retire(o, ids.takenLevel, qtyLots);
+    out.canceled(smi(orderId), qtyLots, CANCEL_REQUESTED);
   }
 
   /** `reduce`, with the outcome appended to `out` as a record. */
@@ -166,6 +167,7 @@ export class OrderBook {
     }
     const remainingLots = data[o + O_QTY]! - byLots;
     data[o + O_QTY] = smi(remainingLots);
+    this.ids.setQty(orderId, remainingLots);
     const level = data[o + O_LEVEL]!;
     this.levels.total[level] = smi(this.levels.total[level]! - byLots);
     out.reduced(data[o + O_ID]!, smi(byLots), smi(remainingLots));
@@ -255,7 +257,11 @@ export class OrderBook {
         levels.total[level]! -= traded;
         remaining -= traded;
         out.trade(data[maker + O_ID]!, data[maker + O_OWNER]!, takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
-        if (makerRemainingLots > 0) continue; // the taker is done; the maker stays at the head
+        if (makerRemainingLots > 0) {
+          // The taker is done; the maker stays at the head, its index cell in step.
+          this.ids.setQty(data[maker + O_ID]!, makerRemainingLots);
+          continue;
+        }
         this.ids.take(data[maker + O_ID]!);
         levels.count[level]!--;
       } else if (makerLots > 0) {
@@ -295,7 +301,7 @@ export class OrderBook {
     levels.enqueue(level, o);
     levels.count[level]!++;
     levels.total[level] = smi(levels.total[level]! + qtyLots);
-    this.ids.add(orderId, o);
+    this.ids.add(orderId, o, qtyLots, level);
   }
 
   /**
@@ -303,10 +309,9 @@ export class OrderBook {
    * canceled (quantity 0) for the ring to drop later, and removes the level when it was the
    * last order there, or compacts the ring when canceled entries outnumber live ones.
    */
-  private retire(o: number, qtyLots: number): void {
+  private retire(o: number, level: number, qtyLots: number): void {
     const data = this.orders.data;
     const levels = this.levels;
-    const level = data[o + O_LEVEL]!;
     data[o + O_QTY] = 0;
     levels.total[level]! -= qtyLots;
     const live = --levels.count[level]!;
