@@ -12,7 +12,7 @@ import { ReplayError } from '../replay/replay-error.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { costWarning } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
-import type { ReplayRequest } from './replay-flags.ts';
+import { replayErrorLine, type ReplayRequest } from './replay-flags.ts';
 import { Progress, type ProgressStream } from './progress.ts';
 import { resolveScenario } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
@@ -103,7 +103,7 @@ async function scenarioOf(request: BacktestRequest): Promise<{ scenario: Scenari
     const { scenario, events } = await replayScenario(request.replay, base);
     return { scenario, replayEvents: events };
   } catch (e) {
-    if (e instanceof ReplayError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(oneLine(e));
+    if (e instanceof ReplayError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));
     throw e;
   }
 }

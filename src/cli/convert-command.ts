@@ -1,8 +1,7 @@
-import { mergeByTime } from '../replay/merge.ts';
+import { mergeSources, unionOf } from '../replay/market-stream.ts';
 import { MarketArrowWriter } from '../replay/market-arrow.ts';
 import { MarketCsvWriter } from '../replay/market-csv.ts';
-import type { MarketRecord, SymbolUnits } from '../replay/market-records.ts';
-import { openMarketSources, type MarketSource, type SourceFormat } from '../replay/market-sources.ts';
+import { openMarketSources, type SourceFormat } from '../replay/market-sources.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import { prepareOutFile } from './out-path.ts';
 import { UsageError } from './usage-error.ts';
@@ -49,8 +48,9 @@ export async function convertCommand(request: ConvertRequest): Promise<number> {
       if (sources.length === 1) {
         for await (const chunk of sources[0]!.records.chunks()) for (const r of chunk) writer.add(r);
       } else {
-        const merged = mergeByTime(sources.map((s, i) => ({ items: s.records, priority: i, name: s.name })), (r: MarketRecord) => r.recvNs);
-        for await (const m of merged) writer.add(m.item);
+        // By receive time; ties in the order the inputs were given.
+        const inOrder = sources.map((s) => ({ ...s, priority: 0 }));
+        for await (const batch of mergeSources(inOrder, 'receive')) for (const r of batch.records) writer.add(r);
       }
     } finally {
       writer.close();
@@ -67,19 +67,4 @@ export async function convertCommand(request: ConvertRequest): Promise<number> {
     process.stderr.write(`perpsim: ${e.message.replace(/\s*\n\s*/g, ' ')}\n`);
     return 1;
   }
-}
-
-/** The units of every input's symbols; the same symbol with other units in two inputs is an error. */
-function unionOf(sources: readonly MarketSource[]): Record<string, SymbolUnits> {
-  const out: Record<string, SymbolUnits> = {};
-  for (const s of sources) {
-    for (const [symbol, units] of Object.entries(s.instruments)) {
-      const known = out[symbol];
-      if (known !== undefined && (known.tickSize !== units.tickSize || known.lotSize !== units.lotSize)) {
-        throw new ReplayError(s.name, undefined, undefined, `${symbol} has tick ${units.tickSize} / lot ${units.lotSize} here but ${known.tickSize} / ${known.lotSize} in another input`);
-      }
-      out[symbol] = units;
-    }
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { replayScenario, type ReplayArgs } from '../replay/l2/replay-scenario.ts
 import { ReplayError } from '../replay/replay-error.ts';
 import { buildRun, type BuiltRun, type RunOptions } from '../run/build-run.ts';
 import type { Scenario } from '../scenario/schema.ts';
+import { ScenarioError } from '../scenario/load.ts';
 import { UsageError } from './usage-error.ts';
 import { resolveScenario } from './run-command.ts';
 
@@ -32,7 +33,13 @@ export async function buildRequestedRun(request: { scenario: string; seed?: numb
     const built = await buildRun(scenario, options);
     return { scenario, sim: built.sim, built };
   } catch (e) {
-    if (e instanceof ReplayError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError((e as Error).message);
+    if (e instanceof ReplayError || e instanceof ScenarioError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));
     throw e;
   }
+}
+
+/** A replay file's problem as the one line the CLI prints (`no such file: X`, or file: reason). */
+export function replayErrorLine(e: Error): string {
+  if (e instanceof ReplayError && e.line === undefined && e.reason === 'no such file') return `no such file: ${e.file}`;
+  return e.message.replace(/\s*\n\s*/g, ' ');
 }

@@ -16,8 +16,8 @@ const queueModelSchema = z.union([
 ]);
 
 export const replaySchema = z.strictObject({
-  /** `tardis`: tardis.dev CSVs (incremental_book_L2, book_snapshot_N, quotes, trades, derivative_ticker); `binance`: raw websocket captures. */
-  format: z.enum(['tardis', 'binance']),
+  /** Optional and unused: files are read by their content (src/replay/sniff.ts); kept so older scenarios still load. */
+  format: z.enum(['tardis', 'binance']).optional(),
   /** Paths (relative to the scenario file), or {path, symbol} naming the recorded symbol. */
   files: z.array(z.union([z.string().min(1), z.strictObject({ path: z.string().min(1), symbol: z.string().min(1) })])).min(1),
   /**

@@ -94,7 +94,7 @@ describe('perpsim convert', () => {
     const good = join(tmp.dir, 'units.csv');
     writeFileSync(good, HEADER + '\n');
     const units = await cli('convert', good, '--to', 'csv', '--out', join(tmp.dir, 'u.csv'));
-    expect(units).toMatchObject({ code: 1, stderr: `perpsim: ${good}: tardis prices and sizes are decimal text: give --tick-size and --lot-size\n` });
+    expect(units).toMatchObject({ code: 1, stderr: `perpsim: ${good}: tardis prices and sizes are decimal text and UNITS has no known units: give --tick-size and --lot-size\n` });
     const offline = await cli('record', '--url', 'ws://127.0.0.1:9/md/ws', '--symbols', 'A', '--out', join(tmp.dir, 'r.arrow'), '--tick-size', '1');
     expect(offline.code).toBe(1);
     expect(offline.stderr).toMatch(/^perpsim: cannot connect to ws:\/\/127\.0\.0\.1:9\/md\/ws/);

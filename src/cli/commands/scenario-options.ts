@@ -32,7 +32,7 @@ export function addScenarioOptions<C extends Command>(cmd: C, durationDefault = 
 /** The options that replay recorded L2 data instead of (or into) a synthetic market. */
 export function addReplayOptions<C extends Command>(cmd: C): C {
   return cmd
-    .option('--replay <files...>', 'recorded L2 data to replay: tardis CSVs or Binance raw captures; with --scenario, into its market.replay (default: none)')
+    .option('--replay <files...>', 'recordings to replay, any readable format told by content (several: space- or comma-separated, or --replay repeated; see the README table); with --scenario, into its market.replay (default: none)')
     .option('--queue-model <model>', 'queue position estimate for --replay: risk-averse or prob (default: risk-averse)', choiceOption('queue-model', ['risk-averse', 'prob'] as const))
     .option('--tick-size <t>', 'recorded price step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('tick-size'))
     .option('--lot-size <l>', 'recorded quantity step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('lot-size'));
@@ -50,7 +50,9 @@ export function replayRequest(opts: ReplayOptionValues & { scenario?: string }):
     return undefined;
   }
   if (opts.replay.length === 0 || opts.replay[0]!.startsWith('-')) throw new UsageError('--replay needs at least one file');
-  const request: ReplayRequest = { files: opts.replay };
+  // `--replay a b`, `--replay a --replay b` and `--replay a,b` all name two files.
+  const files = opts.replay.flatMap((f) => f.split(',')).filter((f) => f.length > 0);
+  const request: ReplayRequest = { files };
   if (opts.queueModel !== undefined) request.queueModel = opts.queueModel;
   if (opts.tickSize !== undefined) request.tickSize = opts.tickSize;
   if (opts.lotSize !== undefined) request.lotSize = opts.lotSize;

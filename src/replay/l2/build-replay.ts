@@ -80,7 +80,7 @@ export function replayPlan(spec: ReplaySpec, scenario: Scenario): { symbols: str
       symbols.push(symbol);
       recordedTicks.push(new TickSize(tickSize ?? inst.tickSize));
     }
-    return { path: f.path, format: spec.format, market: symbols.indexOf(symbol), tickSize: tickSize ?? inst.tickSize, lotSize };
+    return { path: f.path, market: symbols.indexOf(symbol), tickSize: tickSize ?? inst.tickSize, lotSize, symbol: f.recordedSymbol };
   });
   return { symbols, files, recordedTicks };
 }

@@ -1,27 +1,31 @@
-import { basename } from 'node:path';
-import type { Side } from '../../core/types.ts';
 import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
-import { readBinanceRaw } from '../binance-raw.ts';
-import { syncBinanceDepth } from '../binance-depth-sync.ts';
-import type { Level } from '../levels.ts';
-import { mergeByTime } from '../merge.ts';
+import type { MarketRecord } from '../market-records.ts';
+import { mergeSources } from '../market-stream.ts';
+import { openRecordSources, type RecordSource } from '../open-records.ts';
 import { ReplayError } from '../replay-error.ts';
-import { readTardisCsv, type TardisAnyBatch } from '../tardis-csv.ts';
-import type { L2Event } from './l2-event.ts';
+import type { L2BookEvent, L2Event } from './l2-event.ts';
 
-/** Recording formats an L2 replay reads. */
+/**
+ * The L2 replay's events, read through the one road from recordings (`open-records.ts`,
+ * `market-stream.ts`): every file opened by content, merged into one normalized record stream
+ * at exchange time, and turned into venue terms here. (Branch `replay` replaces this adapter
+ * with a consumer of the record stream itself.)
+ */
+
+/** Formats an L2 scenario may name; the files are read by content whatever it says. */
 export const L2_FORMATS = ['tardis', 'binance'] as const;
 export type L2Format = (typeof L2_FORMATS)[number];
 
 /** One recorded file and the replayed market it feeds. */
 export interface L2FileSpec {
   path: string;
-  format: L2Format;
   /** Index of the replayed market. */
   market: number;
   /** The market's tick size and the recording's quantity step (= one venue lot), decimal text. */
   tickSize: string;
   lotSize: string;
+  /** Of a file holding several symbols (a recording, a normalized file): the one this market takes. */
+  symbol?: string;
 }
 
 /**
@@ -30,107 +34,92 @@ export interface L2FileSpec {
  * is held in memory, so a replay can run synchronously on the sim clock.
  */
 export async function loadL2Events(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<L2Event[]> {
-  const sources = files.map((f) => ({ items: monotonic(eventsOf(f, options.skipBadRows ?? false)), priority: priorityOf(f), name: f.path }));
+  const sources: RecordSource[] = [];
+  const markets: { market: number; symbol: string | undefined }[] = [];
+  for (const group of groupsOf(files)) {
+    const f = group[0]!;
+    const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
+    for (const s of opened) {
+      checkUnits(s, f);
+      sources.push(s);
+      // Only a file of several symbols is filtered (a file's own symbol name may differ from the scenario's key).
+      markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined });
+    }
+  }
   const out: L2Event[] = [];
-  for await (const m of mergeByTime(sources, (e) => e.tsNs)) out.push(m.item);
+  const builder = new L2EventBuilder(sources, markets, out);
+  for await (const batch of mergeSources(sources, 'exchange')) {
+    for (let i = 0; i < batch.records.length; i++) builder.add(batch.records[i]!, batch.source[i]!, batch.timeNs[i]!);
+  }
+  builder.close();
   return out;
 }
 
-function eventsOf(f: L2FileSpec, skipBadRows: boolean): AsyncIterable<L2Event> {
-  return f.format === 'tardis' ? tardisEvents(f, skipBadRows) : binanceEvents(f, skipBadRows);
-}
-
-/** Tardis names its files by data type; the type decides the order at equal times. */
-function priorityOf(f: L2FileSpec): number {
-  const name = basename(f.path);
-  if (/derivative_ticker/.test(name)) return 0;
-  if (/trades/.test(name)) return 1;
-  return 2;
-}
-
-/** A source's exchange times can step back a little (batches, buffered diffs): hold them level. */
-async function* monotonic(events: AsyncIterable<L2Event>): AsyncGenerator<L2Event> {
-  let last = -1n;
-  for await (const e of events) {
-    if (e.tsNs < last) e.tsNs = last;
-    last = e.tsNs;
-    yield e;
+/** Files of one market with the same units open together (a LOBSTER pair, a symbol's depth dumps). */
+function groupsOf(files: readonly L2FileSpec[]): L2FileSpec[][] {
+  const groups = new Map<string, L2FileSpec[]>();
+  for (const f of files) {
+    const key = `${f.market} ${f.tickSize} ${f.lotSize} ${f.symbol ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), f]);
   }
+  return [...groups.values()];
 }
 
-async function* tardisEvents(f: L2FileSpec, skipBadRows: boolean): AsyncGenerator<L2Event> {
-  const stream = readTardisCsv(f.path, { tickSize: f.tickSize, lotSize: f.lotSize, skipBadRows });
-  for await (const batch of stream) yield* tardisBatchEvents(batch, f.market);
-}
-
-/** One tardis batch (rows with one receipt time) as L2 events. */
-function* tardisBatchEvents(batch: TardisAnyBatch, market: number): Generator<L2Event> {
-  const local = batch.localTsNs;
-  switch (batch.kind) {
-    case 'incremental_book_L2': {
-      let ts = 0n;
-      const updates: ExternalLevelUpdate[] = [];
-      for (const r of batch.rows) {
-        if (r.exchangeTsNs > ts) ts = r.exchangeTsNs;
-        updates.push({ side: r.side, priceTicks: r.priceTicks, qtyLots: r.qtyLots });
-      }
-      yield { kind: 'book', tsNs: ts, feedDelayNs: local - ts, market, reset: batch.reset, updates };
-      return;
-    }
-    case 'book_snapshot':
-      for (const r of batch.rows) {
-        yield { kind: 'book', tsNs: r.exchangeTsNs, feedDelayNs: local - r.exchangeTsNs, market, reset: true, updates: [...levels('B', r.bids), ...levels('S', r.asks)] };
-      }
-      return;
-    case 'quotes':
-      // Top of book only: each quote restates the whole (one-level) recorded book.
-      for (const r of batch.rows) {
-        const updates: ExternalLevelUpdate[] = [];
-        if (r.bidPriceTicks !== undefined && r.bidQtyLots !== undefined) updates.push({ side: 'B', priceTicks: r.bidPriceTicks, qtyLots: r.bidQtyLots });
-        if (r.askPriceTicks !== undefined && r.askQtyLots !== undefined) updates.push({ side: 'S', priceTicks: r.askPriceTicks, qtyLots: r.askQtyLots });
-        yield { kind: 'book', tsNs: r.exchangeTsNs, feedDelayNs: local - r.exchangeTsNs, market, reset: true, updates };
-      }
-      return;
-    case 'trades':
-      for (const r of batch.rows) {
-        yield { kind: 'trade', tsNs: r.exchangeTsNs, feedDelayNs: local - r.exchangeTsNs, market, priceTicks: r.priceTicks, qtyLots: r.qtyLots, takerSide: r.takerSide };
-      }
-      return;
-    case 'derivative_ticker':
-      for (const r of batch.rows) {
-        yield { kind: 'ticker', tsNs: r.exchangeTsNs, feedDelayNs: local - r.exchangeTsNs, market, markPrice: r.markPrice, indexPrice: r.indexPrice, fundingRate: r.fundingRate, fundingTsNs: r.fundingTsNs };
-      }
-  }
+/** A file that carries its own units (Arrow, LOBSTER) must agree with the market's. */
+function checkUnits(s: RecordSource, f: L2FileSpec): void {
+  const own = s.instruments[f.symbol ?? ''] ?? (Object.keys(s.instruments).length === 1 ? Object.values(s.instruments)[0] : undefined);
+  if (own === undefined || (own.tickSize === f.tickSize && own.lotSize === f.lotSize)) return;
+  throw new ReplayError(s.name, undefined, undefined, `its prices are in steps of ${own.tickSize} and sizes of ${own.lotSize}, the replay expects ${f.tickSize} / ${f.lotSize}`);
 }
 
 /**
- * A Binance raw capture: depth diffs synced onto the REST snapshot (a chain gap clears the
- * recorded book until the next snapshot) and trades. Book tickers are not used: the synced
- * depth is the book. Exchange time is the message's event time `E`.
+ * Normalized records → L2 events: book rows of one message (same source, symbol, receive and
+ * exchange time; a reset row starts a new one) become one book event; quotes restate a
+ * one-level book where they are the source's book; trades and stats pass as trade and ticker
+ * events. Feed delay is receive − exchange time as recorded.
  */
-async function* binanceEvents(f: L2FileSpec, skipBadRows: boolean): AsyncGenerator<L2Event> {
-  const raw = readBinanceRaw(f.path, { tickSize: f.tickSize, lotSize: f.lotSize, skipBadRows });
-  // The sync hands on book updates by line; remember each depth line's event time.
-  const eventTs = new Map<number, bigint>();
-  async function* noted() {
-    for await (const e of raw) {
-      if (e.kind === 'depth' || e.kind === 'depthSnapshot') eventTs.set(e.line, e.eventTsNs);
-      yield e;
-    }
-  }
-  for await (const e of syncBinanceDepth(noted())) {
-    if (e.kind === 'trade') {
-      yield { kind: 'trade', tsNs: e.eventTsNs, feedDelayNs: e.localTsNs - e.eventTsNs, market: f.market, priceTicks: e.priceTicks, qtyLots: e.qtyLots, takerSide: e.takerSide };
-    } else if (e.kind === 'book' || e.kind === 'gap') {
-      const ts = eventTs.get(e.line);
-      if (ts === undefined) throw new ReplayError(f.path, e.line, undefined, 'book update without a depth message');
-      eventTs.delete(e.line);
-      const updates = e.kind === 'book' ? [...levels('B', e.bids), ...levels('S', e.asks)] : [];
-      yield { kind: 'book', tsNs: ts, feedDelayNs: e.localTsNs - ts, market: f.market, reset: e.kind === 'gap' || e.reset, updates };
-    }
-  }
-}
+class L2EventBuilder {
+  private open: { event: L2BookEvent; source: number; recvNs: bigint; exchNs: bigint; symbol: string } | undefined;
 
-function levels(side: Side, list: readonly Level[]): ExternalLevelUpdate[] {
-  return list.map((l) => ({ side, priceTicks: l.priceTicks, qtyLots: l.qtyLots }));
+  constructor(
+    private readonly sources: readonly RecordSource[],
+    private readonly markets: readonly { market: number; symbol: string | undefined }[],
+    private readonly out: L2Event[],
+  ) {}
+
+  add(r: MarketRecord, source: number, tsNs: bigint): void {
+    const m = this.markets[source]!;
+    if (m.symbol !== undefined && r.symbol !== m.symbol) return;
+    const market = m.market;
+    const feedDelayNs = r.recvNs - r.exchNs;
+    if (r.kind === 'book') {
+      const o = this.open;
+      if (o !== undefined && !r.reset && o.source === source && o.recvNs === r.recvNs && o.exchNs === r.exchNs && o.symbol === r.symbol) {
+        if (r.side !== undefined) o.event.updates.push({ side: r.side, priceTicks: r.priceTicks, qtyLots: r.qtyLots });
+        return;
+      }
+      this.close();
+      const updates: ExternalLevelUpdate[] = r.side === undefined ? [] : [{ side: r.side, priceTicks: r.priceTicks, qtyLots: r.qtyLots }];
+      this.open = { event: { kind: 'book', tsNs, feedDelayNs, market, reset: r.reset, updates }, source, recvNs: r.recvNs, exchNs: r.exchNs, symbol: r.symbol };
+      return;
+    }
+    this.close();
+    if (r.kind === 'trade') {
+      this.out.push({ kind: 'trade', tsNs, feedDelayNs, market, priceTicks: r.priceTicks, qtyLots: r.qtyLots, takerSide: r.side });
+    } else if (r.kind === 'quote') {
+      if (this.sources[source]!.quotes !== 'book') return;
+      const updates: ExternalLevelUpdate[] = [];
+      if (r.bidTicks !== undefined && r.bidQtyLots !== undefined) updates.push({ side: 'B', priceTicks: r.bidTicks, qtyLots: r.bidQtyLots });
+      if (r.askTicks !== undefined && r.askQtyLots !== undefined) updates.push({ side: 'S', priceTicks: r.askTicks, qtyLots: r.askQtyLots });
+      this.out.push({ kind: 'book', tsNs, feedDelayNs, market, reset: true, updates });
+    } else {
+      this.out.push({ kind: 'ticker', tsNs, feedDelayNs, market, markPrice: r.markPrice, indexPrice: r.indexPrice, fundingRate: r.fundingRate, fundingTsNs: r.fundingTsNs });
+    }
+  }
+
+  /** Hands on the book event being gathered, if any. */
+  close(): void {
+    if (this.open !== undefined) this.out.push(this.open.event);
+    this.open = undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import { TickSize } from '../../core/price.ts';
 import { formatTimestampNs } from '../../core/time.ts';
 import { parseScenario } from '../../scenario/load.ts';
@@ -7,6 +7,9 @@ import type { Scenario } from '../../scenario/schema.ts';
 import type { L2Event } from './l2-event.ts';
 import { loadL2Events } from './l2-sources.ts';
 import { replayPlan } from './build-replay.ts';
+import { recordedPriceTicks } from './l2-replayer.ts';
+import { ANY_SYMBOL } from '../market-arrow.ts';
+import { openRecordSources } from '../open-records.ts';
 
 /** What `--replay FILES…` on the command line asks for. */
 export interface ReplayArgs {
@@ -23,6 +26,7 @@ const KNOWN_UNITS: Record<string, { tickSize: string; lotSize: string }> = {
   BTCUSDT: { tickSize: '0.1', lotSize: '0.001' },
   ETHUSDT: { tickSize: '0.01', lotSize: '0.001' },
   BTCUSD_PERP: { tickSize: '0.1', lotSize: '1' },
+  XRPUSDT: { tickSize: '0.0001', lotSize: '0.1' },
 };
 
 /** A user for serving a recording (the server shows demo users in its banner). */
@@ -42,19 +46,29 @@ export async function replayScenario(args: ReplayArgs, base?: Scenario): Promise
     const checked = parseScenario(scenario, `scenario ${base.name}`);
     return { scenario: checked, events: await loadL2Events(replayPlan(checked.market!.replay, checked).files) };
   }
-  const format = args.files.every((f) => /\.csv(\.gz)?$/i.test(f)) ? 'tardis' : 'binance';
-  const symbols = new Map<string, { symbol: string; lotSize: string; tickSize: string }>();
-  const files = args.files.map((path) => {
-    const recorded = recordedSymbolOf(path, format);
-    const known = KNOWN_UNITS[recorded];
+  // Each file by its content: its symbols, and their units (its own, the flags, or known ones).
+  const fixed = args.tickSize !== undefined && args.lotSize !== undefined ? { tickSize: args.tickSize, lotSize: args.lotSize } : undefined;
+  const unitsOf = (symbol: string) => {
+    const known = KNOWN_UNITS[symbol];
     const tickSize = args.tickSize ?? known?.tickSize;
     const lotSize = args.lotSize ?? known?.lotSize;
-    if (tickSize === undefined || lotSize === undefined) throw new RangeError(`${path}: unknown symbol ${recorded}: give --tick-size and --lot-size`);
-    symbols.set(recorded, { symbol: instrumentSymbolOf(recorded), lotSize, tickSize });
-    return { path, symbol: recorded };
-  });
+    return tickSize === undefined || lotSize === undefined ? undefined : { tickSize, lotSize };
+  };
+  const sources = await openRecordSources(args.files, { ...(fixed ? { units: fixed } : {}), unitsOf });
+  const symbols = new Map<string, { symbol: string; lotSize: string; tickSize: string }>();
+  const files: { path: string; symbol: string }[] = [];
+  for (const source of sources) {
+    const named = Object.entries(source.instruments).map(([recorded, units]) => [recorded === ANY_SYMBOL ? source.symbol ?? recorded : recorded, units] as const);
+    for (const [recorded, units] of named) {
+      const known = symbols.get(recorded);
+      if (known !== undefined && (known.tickSize !== units.tickSize || known.lotSize !== units.lotSize)) {
+        throw new RangeError(`${source.name}: ${recorded} has tick ${units.tickSize} / lot ${units.lotSize} here but ${known.tickSize} / ${known.lotSize} in another file`);
+      }
+      symbols.set(recorded, { symbol: instrumentSymbolOf(recorded), lotSize: units.lotSize, tickSize: units.tickSize });
+      for (const path of source.paths) files.push({ path, symbol: recorded });
+    }
+  }
   const replay: ReplaySpec = {
-    format,
     files,
     symbolMap: Object.fromEntries([...symbols].map(([k, v]) => [k, { symbol: v.symbol, lotSize: v.lotSize, tickSize: v.tickSize }])),
     queueModel: args.queueModel ?? 'risk-averse',
@@ -76,7 +90,8 @@ export async function replayScenario(args: ReplayArgs, base?: Scenario): Promise
   const second = 1_000_000_000n;
   const startNs = (first.tsNs / second) * second;
   const durationSec = (last.tsNs - startNs) / second + 1n;
-  const instruments = skeleton.instruments.map((inst, i) => ({ ...inst, indexPrice: firstPrice(events, i, new TickSize(inst.tickSize)) ?? inst.indexPrice }));
+  const recordedTicks = [...symbols.values()].map((v) => new TickSize(v.tickSize));
+  const instruments = skeleton.instruments.map((inst, i) => ({ ...inst, indexPrice: firstPrice(events, i, new TickSize(inst.tickSize), recordedTicks[i]!) ?? inst.indexPrice }));
   const scenario = parseScenario({ ...draft, instruments, start: formatTimestampNs(startNs), duration: `${durationSec}s` }, 'replay');
   return { scenario, events };
 }
@@ -92,27 +107,25 @@ export function multiplyDecimals(a: string, b: string): string {
   return out.includes('.') ? out.replace(/0+$/, '').replace(/\.$/, '') : out;
 }
 
-/** The recorded symbol a file name carries: tardis `<exchange>_<type>_<SYMBOL>.csv`, hftbacktest `<symbol>_<date>.gz`. */
-function recordedSymbolOf(path: string, format: 'tardis' | 'binance'): string {
-  const name = basename(path).replace(/\.(csv|gz)/gi, '');
-  if (format === 'binance') return name.replace(/_\d{8}$/, '').toUpperCase();
-  // Inside a `<date>_<exchange>_<SYMBOL>` folder, files are named by type only.
-  const parts = (name.includes('_') ? name : basename(dirname(path))).split('_');
-  return (parts[parts.length - 1] ?? name).toUpperCase();
-}
-
-/** `BTCUSDT` → `BTCUSDT-PERP`, `BTCUSD_PERP` → `BTCUSD-PERP` (the instrument symbol pattern). */
+/**
+ * `BTCUSDT` → `BTCUSDT-PERP`, `BTCUSD_PERP` → `BTCUSD-PERP`, `BTC-PERPETUAL` → `BTCUSD-PERP`
+ * (the instrument symbol pattern needs a quote currency: USD when the name has none, as for
+ * LOBSTER's stocks, `AMZN` → `AMZNUSD-PERP`).
+ */
 function instrumentSymbolOf(recorded: string): string {
-  const core = recorded.replace(/[^A-Z0-9]/g, '').replace(/PERP(ETUAL)?$/, '');
+  let core = recorded.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/PERP(ETUAL)?$/, '');
+  if (!/(USD|USDT|USDC|EUR|BTC)$/.test(core) || core.length < 4) core = `${core.slice(0, 12)}USD`;
   return `${core.slice(0, 15)}-PERP`;
 }
 
 /** The first recorded trade or book price of market `i`, as decimal text. */
-function firstPrice(events: readonly L2Event[], i: number, tick: TickSize): string | undefined {
+function firstPrice(events: readonly L2Event[], i: number, tick: TickSize, recordedTick: TickSize): string | undefined {
   for (const e of events) {
     if (e.market !== i) continue;
     if (e.kind === 'trade') return tick.toPrice(e.priceTicks);
     if (e.kind === 'book' && e.updates.length > 0) return tick.toPrice(e.updates[0]!.priceTicks);
   }
+  // A recording of mark and funding only: its first mark, in instrument ticks.
+  for (const e of events) if (e.market === i && e.kind === 'ticker' && e.markPrice !== undefined) return tick.toPrice(recordedPriceTicks(recordedTick, e.markPrice));
   return undefined;
 }
