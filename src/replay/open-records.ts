@@ -70,7 +70,6 @@ export async function openRecordSources(paths: readonly string[], options: Recor
   for (const path of paths) sniffed.push(await sniffFile(path));
   const out: RecordSource[] = [];
   const lobsterFiles = sniffed.filter((s) => s.format === 'lobster-message' || s.format === 'lobster-orderbook');
-  if (lobsterFiles.length > 0) out.push(await lobsterSource(lobsterFiles.map((s) => s.path), options));
   const depthBySymbol = new Map<string, Sniffed[]>();
   for (const s of sniffed) {
     if (s.format !== 'binance-depth') continue;
@@ -78,7 +77,11 @@ export async function openRecordSources(paths: readonly string[], options: Recor
     depthBySymbol.set(symbol, [...(depthBySymbol.get(symbol) ?? []), s]);
   }
   for (const s of sniffed) {
-    if (s.format === 'lobster-message' || s.format === 'lobster-orderbook') continue;
+    if (s.format === 'lobster-message' || s.format === 'lobster-orderbook') {
+      // The pair is one source, where its first file was named.
+      if (s === lobsterFiles[0]) out.push(await lobsterSource(lobsterFiles.map((f) => f.path), options));
+      continue;
+    }
     if (s.format === 'binance-depth') {
       const symbol = options.symbol ?? s.symbol ?? nameSymbol(s.path);
       const group = depthBySymbol.get(symbol);
