@@ -1,6 +1,7 @@
-import { bookUpdate, tickerStats } from '../../venue/wire-forms.ts';
+import { tickerStats } from '../../venue/wire-forms.ts';
 import { MARKET_DATA_LEVELS, type MarketDataLevel } from '../../wire/market-data.ts';
 import type { Market } from '../../venue/market.ts';
+import { encodeTickerStats } from './wire-json.ts';
 
 /**
  * Market-data websocket text, built from the venue's one market-data form (src/venue/wire-forms.ts,
@@ -19,19 +20,10 @@ export function levelIndex(level: Level): 0 | 1 | 2 {
 
 /** The ticker stats message (`t: "s"`) of a market at time (sec, nanos); see {@link tickerStats}. */
 export function statsMessage(market: Market, sec: number, nanos: number): string {
-  return JSON.stringify(tickerStats(market, sec, nanos));
+  return encodeTickerStats(tickerStats(market, sec, nanos));
 }
 
-/**
- * The `"b":[…],"a":[…]` part of a book update at `level` (see {@link bookUpdate}): compared with
- * the previous one to skip identical L1 / L2 updates, then wrapped by {@link bookMessage}.
- */
-export function bookLevelsJson(market: Market, level: Level): string {
-  const { b, a } = bookUpdate(market, level, 0, 0);
-  return `"b":${JSON.stringify(b)},"a":${JSON.stringify(a)}`;
-}
-
-/** A whole book update message (`t` "1", "2" or "3") from its levels part; the same text as JSON.stringify of {@link bookUpdate}. */
+/** A whole book update message (`t` "1", "2" or "3") from its levels part (./md-levels.ts); the same text as JSON.stringify of `bookUpdate` (src/venue/wire-forms.ts). */
 export function bookMessage(symbolJson: string, level: Level, sec: number, nanos: number, levelsJson: string): string {
   return `{"t":"${levelIndex(level) + 1}","ts":${sec},"tn":${nanos},"s":${symbolJson},${levelsJson}}`;
 }
