@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { VenueListener } from '../../venue/feeds.ts';
-import type { OrderFeed } from '../../wire/order.ts';
+import type { OrderEvent } from '../../venue/order-events.ts';
 import { sendText } from './frames.ts';
 import { encodeOrderFeed } from './wire-json.ts';
 
@@ -33,10 +33,14 @@ export class OrderFeedHub implements VenueListener {
     if (set.size === 0) this.socketsByUser.delete(userId);
   }
 
-  /** Venue hook: one feed for one user. */
-  orderFeed(userId: number, feed: OrderFeed): void {
+  /**
+   * Venue hook: one feed for one user, before it is an object. The feed object is built (and
+   * written) only for a user some socket is logged in as; other users' feeds cost a map lookup.
+   */
+  orderEvent(e: OrderEvent): void {
+    const userId = e.userId;
     if (!this.socketsByUser.has(userId)) return;
-    const text = encodeOrderFeed(feed);
+    const text = encodeOrderFeed(e.feed());
     if (this.holdDepth > 0) this.held.push({ userId, text });
     else this.deliver(userId, text);
   }
