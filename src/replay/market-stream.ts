@@ -64,31 +64,36 @@ interface Cursor {
 export async function* mergeSources(sources: readonly RecordSource[], order: RecordOrder = 'exchange', size = 4096): AsyncGenerator<RecordBatch> {
   const timeOf = order === 'exchange' ? (r: MarketRecord) => r.exchNs : (r: MarketRecord) => r.recvNs;
   const cursors: Cursor[] = sources.map((s, stream) => ({ stream, priority: s.priority, chunks: s.records.chunks()[Symbol.asyncIterator](), chunk: [], at: 0, timeNs: 0n, floorNs: -(1n << 62n) }));
-  /** Loads the cursor's next record; false at the end of its source. */
-  const next = async (c: Cursor): Promise<boolean> => {
+  const timeAt = (c: Cursor): void => {
+    const t = timeOf(c.chunk[c.at]!);
+    c.timeNs = t < c.floorNs ? c.floorNs : t;
+    c.floorNs = c.timeNs;
+  };
+  /** Refills an exhausted cursor from its source (the only await: once per chunk, not per record); false at its end. */
+  const refill = async (c: Cursor): Promise<boolean> => {
     while (c.at >= c.chunk.length) {
       const r = await c.chunks.next();
       if (r.done === true) return false;
       c.chunk = r.value;
       c.at = 0;
     }
-    const t = timeOf(c.chunk[c.at]!);
-    c.timeNs = t < c.floorNs ? c.floorNs : t;
-    c.floorNs = c.timeNs;
+    timeAt(c);
     return true;
   };
   const heap: Cursor[] = [];
   try {
-    for (const c of cursors) if (await next(c)) push(heap, c);
+    for (const c of cursors) if (await refill(c)) push(heap, c);
     let batch: RecordBatch = { records: [], source: [], timeNs: [] };
     while (heap.length > 0) {
       const c = heap[0]!;
       batch.records.push(c.chunk[c.at]!);
       batch.source.push(c.stream);
       batch.timeNs.push(c.timeNs);
-      c.at++;
       // Most steps take the next record of the same source: re-seat it rather than pop and push.
-      if (await next(c)) siftDown(heap, 0);
+      if (++c.at < c.chunk.length) {
+        timeAt(c);
+        if (heap.length > 1) siftDown(heap, 0);
+      } else if (await refill(c)) siftDown(heap, 0);
       else pop(heap);
       if (batch.records.length >= size) {
         yield batch;

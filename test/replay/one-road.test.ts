@@ -103,7 +103,7 @@ describe('one time-ordered record stream from many sources', () => {
 });
 
 describe('convert → replay gives the original replay', () => {
-  it('replays the Arrow conversion of the BTCUSDT capture into the same events, fills and state as the capture itself (market maker, 60 s)', async () => {
+  it('replays the Arrow conversion of the BTCUSDT capture into the same events, fills and state as the capture itself (market maker, 30 s)', async () => {
     const raw = join(SHARED_DATA, 'hftbacktest-binance-futures-raw/usdm/btcusdt_20240808.gz');
     // Named like the capture, so the replay's scenario is named alike too (the state hash covers it).
     const arrow = join(tmp, 'btcusdt_20240808.arrow');
@@ -120,7 +120,7 @@ describe('convert → replay gives the original replay', () => {
     expect(withoutPaths(converted)).toEqual(withoutPaths(original));
     expect(converted.events).toEqual(original.events);
     const run = (r: typeof original) =>
-      runBacktest(marketMaker(paramsSchema.parse({ symbol: 'BTCUSDT-PERP', halfSpreadTicks: 10, sizeLots: 5 })), { scenario: r.scenario, replayEvents: r.events, durationNs: 60_000_000_000n });
+      runBacktest(marketMaker(paramsSchema.parse({ symbol: 'BTCUSDT-PERP', halfSpreadTicks: 10, sizeLots: 5 })), { scenario: r.scenario, replayEvents: r.events, durationNs: 30_000_000_000n });
     const [a, b] = [await run(original), await run(converted)];
     expect(a.fills.length).toBeGreaterThan(0);
     expect(b.fills).toEqual(a.fills);
