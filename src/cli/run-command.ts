@@ -62,7 +62,7 @@ function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: str
   const simSeconds = Number(simNs / 1_000_000n) / 1000;
   const w = (line: string) => process.stdout.write(`${line}\n`);
   w(`perpsim run: ${summary.scenario}, seed ${summary.seed}, ${summary.duration} of sim time → ${outDir}`);
-  w(`events ${summary.events} (trades ${summary.trades}, volume ${summary.volume} lots, liquidations ${summary.liquidations}), event log ${(summary.event_log_bytes / 1e6).toFixed(1)} MB`);
+  w(`events ${summary.events} (trades ${summary.trades}, volume ${summary.volume} lots, liquidations ${summary.liquidations}), event log ${(summary.event_log_bytes / 1e6).toFixed(1)} MB (${Math.round(summary.event_log_bytes / Math.max(summary.events, 1))} bytes/event)`);
   w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(summary.events / wallSeconds)} events/s, ${Math.round(simSeconds / wallSeconds)} sim-s per wall-s`);
   w(`state_hash: ${summary.state_hash}`);
   return 0;
@@ -94,7 +94,7 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
   if (warning !== undefined) progressOut.write(`${warning}\n`);
-  const writer = new EventLogFileWriter(join(outDir, 'events.arrow'));
+  const writer = new EventLogFileWriter(join(outDir, 'events.arrow'), { compression: 'lz4' });
   const facts = new StylizedFacts();
   let recorder: EventLogRecorder;
   try {

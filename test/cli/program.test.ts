@@ -73,8 +73,8 @@ describe('the warning before a costly run', () => {
     expect(costWarning('run', 6n * hour, 1_000)).toBeUndefined();
     expect(costWarning('backtest', 6n * hour + 1_000_000_000n)).toBe('perpsim backtest: warning: this run simulates 6h1s; give --duration 1h (or less) to shorten it');
     expect(costWarning('run', hour, 600_000_000)).toBe('perpsim run: warning: this run simulates 1h, writing about 600 MB; give --duration 1h (or less) to shorten it');
-    // default: 10 agents for a day ≈ the 1.06 GB measured.
-    expect(costWarning('run', 24n * hour, estimateEventLogBytes(10, 24n * hour))).toContain('writing about 1.1 GB');
+    // default: 10 agents for a day ≈ the ~230 MB measured (LZ4-compressed event log).
+    expect(costWarning('run', 24n * hour, estimateEventLogBytes(10, 24n * hour))).toContain('writing about 216 MB');
   });
 
   it('is printed by run before it runs, and not for a short run', async () => {

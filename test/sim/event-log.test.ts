@@ -144,11 +144,11 @@ describe('the event log recorder', () => {
 
 describe('the event log file', () => {
   /** Writes the scripted run with reused buffers, as `perpsim run` does. */
-  function writeRun(batchRows: number): { path: string; records: EventRecord[] } {
+  function writeRun(batchRows: number, compression: 'lz4' | 'none' = 'none'): { path: string; records: EventRecord[] } {
     const dir = mkdtempSync(join(tmpdir(), 'perpsim-log-'));
     dirs.push(dir);
     const path = join(dir, 'events.arrow');
-    const writer = new EventLogFileWriter(path);
+    const writer = new EventLogFileWriter(path, { compression });
     scriptedRun(batchRows, (b) => writer.write(b), true);
     writer.close();
     return { path, records: collect(batchRows).records };
@@ -189,6 +189,38 @@ describe('the event log file', () => {
 
   it('is byte-identical for two identical runs', () => {
     expect(readFileSync(writeRun(5).path).equals(readFileSync(writeRun(5).path))).toBe(true);
+  });
+
+  it('compressed with LZ4, reads back the same rows in fewer bytes, byte-identical run to run', async () => {
+    const plain = writeRun(65_536);
+    const { path, records } = writeRun(65_536, 'lz4');
+    const bytes = readFileSync(path);
+    expect(bytes.length).toBeLessThan(readFileSync(plain.path).length);
+    expect(bytes.equals(readFileSync(writeRun(65_536, 'lz4').path))).toBe(true);
+    // Every record batch says LZ4_FRAME, and its buffers are LZ4 frames (magic 04 22 4D 18).
+    expect(bytes.indexOf(Buffer.from([0x04, 0x22, 0x4d, 0x18]))).toBeGreaterThan(0);
+    const log = await openEventLog(path);
+    const read: EventRecord[] = [];
+    for await (const r of log.records()) read.push(r);
+    await log.close();
+    expect(read).toEqual(records);
+    expect(tableFromIPC(bytes).numRows).toBe(records.length);
+  });
+
+  it('writes a price as text only where its ticks do not give it; the reader gives the text on every row', () => {
+    const { path, records } = writeRun(1_000);
+    const table = tableFromIPC(readFileSync(path));
+    const texts = table.getChild('price')!;
+    const ticks = table.getChild('price_ticks')!;
+    let rebuilt = 0;
+    records.forEach((r, i) => {
+      if (r.price === null) return;
+      if (ticks.get(i) === null) expect(texts.get(i)).toBe(r.price); // off the grid: written
+      else if (texts.get(i) === null) rebuilt++;
+    });
+    expect(rebuilt).toBeGreaterThan(10);
+    const trade = records.find((r) => r.kind === 'trade')!;
+    expect(trade.price).toMatch(/^\d+(\.\d+)?$/);
   });
 
   it('refuses a file that is not an event log, naming it', async () => {

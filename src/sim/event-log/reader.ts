@@ -1,4 +1,5 @@
 import type { Data, RecordBatch } from 'apache-arrow';
+import { TickSize } from '../../core/price.ts';
 import type { EventKind } from './schema.ts';
 
 /**
@@ -58,6 +59,7 @@ export function* batchRecords(batch: RecordBatch): Generator<EventRecord> {
   };
   const kind = dict('kind') as Getter<EventKind>;
   const liquidation = boolGetter(data('liquidation'));
+  const price = priceGetter(batch, g.symbol, g.priceTicks, g.price);
   const ts = data('ts_ns');
   const tsValues = ts?.values as BigInt64Array | undefined;
   if (tsValues === undefined) throw new RangeError('not an event log: no ts_ns column');
@@ -65,7 +67,7 @@ export function* batchRecords(batch: RecordBatch): Generator<EventRecord> {
     yield {
       seq: g.seq(i)!, tsNs: tsValues[ts!.offset + i]!, kind: kind(i)!, symbol: g.symbol(i), user: g.user(i),
       orderId: g.orderId(i), feed: g.feed(i), state: g.state(i), side: g.side(i), tif: g.tif(i), liquidation: liquidation(i),
-      priceTicks: g.priceTicks(i), price: g.price(i), qty: g.qty(i), filled: g.filled(i), reason: g.reason(i),
+      priceTicks: g.priceTicks(i), price: price(i), qty: g.qty(i), filled: g.filled(i), reason: g.reason(i),
       tradeId: g.tradeId(i), makerOrderId: g.makerOrderId(i), makerUser: g.makerUser(i), bidTicks: g.bidTicks(i),
       bidQty: g.bidQty(i), askTicks: g.askTicks(i), askQty: g.askQty(i), bidDepth5: g.bidDepth5(i), askDepth5: g.askDepth5(i),
       markTicks: g.markTicks(i), indexTicks: g.indexTicks(i), fundingRate: g.fundingRate(i),
@@ -81,6 +83,27 @@ export function* readEventRecords(batches: Iterable<RecordBatch>): Generator<Eve
 /** Every row of record batches that arrive asynchronously (a file read batch by batch). */
 export async function* readEventRecordsAsync(batches: AsyncIterable<RecordBatch>): AsyncGenerator<EventRecord> {
   for await (const batch of batches) yield* batchRecords(batch);
+}
+
+/**
+ * The price text of a row: the `price` column where written, else (logs since version 2) the
+ * row's ticks times its symbol's tick size, from the `perpsim.tick_sizes` metadata.
+ */
+function priceGetter(batch: RecordBatch, symbol: Getter<string>, ticks: Getter<number>, text: Getter<string>): Getter<string> {
+  let sizes: Record<string, string> = {};
+  try {
+    sizes = JSON.parse(batch.schema.metadata.get('perpsim.tick_sizes') ?? '{}') as Record<string, string>;
+  } catch {
+    // no usable tick sizes: only the written texts
+  }
+  const tickSizes = new Map(Object.entries(sizes).map(([s, tick]) => [s, new TickSize(tick)]));
+  return (row) => {
+    const written = text(row);
+    if (written !== null) return written;
+    const t = ticks(row);
+    const tick = tickSizes.get(symbol(row) ?? '');
+    return t === null || tick === undefined ? null : tick.toPrice(t);
+  };
 }
 
 function validity(data: Data): (row: number) => boolean {

@@ -60,6 +60,7 @@ export class EventLogRecorder implements VenueListener {
   private readonly tops: BookRow[];
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
+  private readonly priceTexts = new PriceTexts();
   /** Rows written so far, by kind. */
   readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
   /** Lots traded, by symbol. */
@@ -123,9 +124,11 @@ export class EventLogRecorder implements VenueListener {
       c.side.set(r, o.d);
       c.tif.set(r, o.tif);
       c.liquidation.set(r, o.liq);
-      c.price.set(r, o.p);
-      const ticks = this.venue.market(o.s)?.instrument.tick.toTicks(o.p);
+      const market = this.venue.market(o.s);
+      const ticks = market?.instrument.tick.toTicks(o.p);
       if (ticks !== undefined) c.price_ticks.setNumber(r, ticks);
+      // The text only when the ticks do not say it: a reader rebuilds it from them otherwise.
+      if (ticks === undefined || this.priceTexts.of(market!, ticks) !== o.p) c.price.set(r, o.p);
       if (Number.isSafeInteger(o.q)) c.qty.setNumber(r, o.q); // a rejected order may carry any number
       c.filled.setNumber(r, o.xq);
     } else if (feed.oid !== undefined) {
@@ -143,8 +146,7 @@ export class EventLogRecorder implements VenueListener {
     const accounts = this.venue.accounts;
     c.symbol.set(r, t.symbol);
     this.setTradeId(r, t.tid);
-    c.price_ticks.setNumber(r, t.priceTicks);
-    c.price.set(r, market.instrument.tick.toPrice(t.priceTicks));
+    c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
     c.qty.setNumber(r, t.qtyLots);
     c.side.set(r, t.takerSide);
     c.order_id.set(r, t.takerOrderId);
@@ -267,6 +269,31 @@ export class EventLogRecorder implements VenueListener {
   /** Ends the row begun last; hands over a full batch. */
   private end(): void {
     if (++this.rowsInBatch === this.capacity) this.flush();
+  }
+}
+
+/**
+ * The price text of a number of ticks, per market, from a small direct-mapped cache: feeds
+ * repeat the prices near the touch, so most lookups build no string.
+ */
+class PriceTexts {
+  private static readonly SIZE = 1024;
+  private readonly ticks: Float64Array[] = [];
+  private readonly texts: string[][] = [];
+
+  of(market: Market, ticks: number): string {
+    let keys = this.ticks[market.index];
+    if (keys === undefined) {
+      keys = this.ticks[market.index] = new Float64Array(PriceTexts.SIZE).fill(NaN);
+      this.texts[market.index] = new Array<string>(PriceTexts.SIZE).fill('');
+    }
+    const texts = this.texts[market.index]!;
+    const at = ticks & (PriceTexts.SIZE - 1);
+    if (keys[at] !== ticks) {
+      keys[at] = ticks;
+      texts[at] = market.instrument.tick.toPrice(ticks);
+    }
+    return texts[at]!;
   }
 }
 

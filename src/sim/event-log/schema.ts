@@ -8,8 +8,8 @@ import { BoolColumn, DictionaryColumn, Int64Column, Uint32Column, Utf8Column, ty
  *
  * | kind | columns set (besides `seq`, `ts_ns`, `kind`) |
  * | --- | --- |
- * | `feed` | `user` (recipient), `order_id`, `feed`, and from the order it carries: `symbol`, `state`, `side`, `tif`, `liquidation`, `price`, `price_ticks`, `qty`, `filled`; `reason` (`r` or `xr`); `trade_id` on fills |
- * | `trade` | `symbol`, `trade_id`, `price`, `price_ticks`, `qty`, `side` (taker's), `order_id` + `user` (taker), `maker_order_id` + `maker_user` |
+ * | `feed` | `user` (recipient), `order_id`, `feed`, and from the order it carries: `symbol`, `state`, `side`, `tif`, `liquidation`, `price_ticks` (and `price` when the ticks do not give the text), `qty`, `filled`; `reason` (`r` or `xr`); `trade_id` on fills |
+ * | `trade` | `symbol`, `trade_id`, `price_ticks`, `qty`, `side` (taker's), `order_id` + `user` (taker), `maker_order_id` + `maker_user` |
  * | `book` | `symbol`, `bid_ticks`, `bid_qty`, `ask_ticks`, `ask_qty` (null when the side is empty), `bid_depth5`, `ask_depth5` (lots in the best five levels) |
  * | `mark` | `symbol`, `mark_ticks`, `index_ticks` (a mark-to-market record) |
  * | `funding` | `symbol`, `funding_rate` (decimal text), `index_ticks` (the benchmark), `mark_ticks` |
@@ -19,8 +19,11 @@ import { BoolColumn, DictionaryColumn, Int64Column, Uint32Column, Utf8Column, ty
 export const EVENT_KINDS = ['feed', 'trade', 'book', 'mark', 'funding', 'index', 'state'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** Version of the column layout, stored in the schema metadata (`perpsim.event_log`). */
-export const EVENT_LOG_VERSION = '1';
+/**
+ * Version of the column layout, stored in the schema metadata (`perpsim.event_log`). 2: `price`
+ * is null where `price_ticks` gives it (1 wrote the text on every row with a price).
+ */
+export const EVENT_LOG_VERSION = '2';
 
 /** The builders of one batch, one per column, in schema order. */
 export class EventColumns {
@@ -44,7 +47,12 @@ export class EventColumns {
   readonly liquidation: BoolColumn;
   /** Price in ticks (null for a price off the tick grid). */
   readonly price_ticks: Int64Column;
-  /** The same price as minimal decimal text, exactly as the wire shows it. */
+  /**
+   * The price as the wire showed it, written only when `price_ticks` does not give it (a price
+   * off the tick grid, or text that is not the minimal decimal of its ticks); otherwise null,
+   * and the text is the ticks times the symbol's tick size (`perpsim.tick_sizes` metadata) as
+   * minimal decimal text, which `batchRecords` fills in.
+   */
   readonly price: Utf8Column;
   /** Order quantity, or a trade's quantity, lots. */
   readonly qty: Int64Column;
