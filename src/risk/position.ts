@@ -16,36 +16,70 @@ export class Position {
   /** Cumulative bought and sold lots (never reset). */
   buyLots = 0;
   sellLots = 0;
-  /** Cumulative Σ priceTicks × lots of buys and sells. */
-  buyNotionalTicks = 0n;
-  sellNotionalTicks = 0n;
-  /** Trading PnL realized by closing lots, in tick·lots (excludes fees and funding). */
-  realizedTicks = 0n;
-  /** Σ entry priceTicks × lots of the open lots (always ≥ 0; direction is the sign of netLots). */
-  openCostTicks = 0n;
+  /** Grows by one with every fill (for caches of values derived from the position). */
+  version = 0;
+
+  // Tick·lot totals as numbers while every one of them is a safe integer (the usual case: no
+  // bigint allocation per fill); `big` holds them all as bigints from the first fill that
+  // could take one past 2^53 on. The public getters give bigints either way.
+  private buyN = 0;
+  private sellN = 0;
+  private realizedN = 0;
+  private openCostN = 0;
+  private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
   // Open lots, oldest first, from index `head` on (compacted now and then).
   private lotPrices: number[] = [];
   private lotSizes: number[] = [];
   private head = 0;
 
+  /** Cumulative Σ priceTicks × lots of buys and sells. */
+  get buyNotionalTicks(): bigint {
+    return this.big?.buy ?? BigInt(this.buyN);
+  }
+  get sellNotionalTicks(): bigint {
+    return this.big?.sell ?? BigInt(this.sellN);
+  }
+  /** Trading PnL realized by closing lots, in tick·lots (excludes fees and funding). */
+  get realizedTicks(): bigint {
+    return this.big?.realized ?? BigInt(this.realizedN);
+  }
+  /** Σ entry priceTicks × lots of the open lots (always ≥ 0; direction is the sign of netLots). */
+  get openCostTicks(): bigint {
+    return this.big?.openCost ?? BigInt(this.openCostN);
+  }
+
   /**
    * Applies one fill and returns the trading PnL it realized, in tick·lots.
    * A fill against the position closes the oldest lots first; any excess opens the other way.
    */
   applyFill(side: Side, priceTicks: number, qtyLots: number): bigint {
-    const notional = tickLots(priceTicks, qtyLots);
+    this.version++;
+    if (this.big === undefined) {
+      const notional = priceTicks * qtyLots;
+      // Every total below moves by at most notional + openCost (closing lots realizes at most
+      // their cost plus the fill's notional): if that bound is safe, each step is exact.
+      const bound = Math.abs(notional) + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN);
+      if (Number.isSafeInteger(notional) && bound <= Number.MAX_SAFE_INTEGER) {
+        const realized = this.fillNumbers(side, priceTicks, qtyLots, notional);
+        return realized === 0 ? 0n : BigInt(realized);
+      }
+      this.big = { buy: BigInt(this.buyN), sell: BigInt(this.sellN), realized: BigInt(this.realizedN), openCost: BigInt(this.openCostN) };
+    }
+    return this.fillBig(this.big, side, priceTicks, qtyLots);
+  }
+
+  private fillNumbers(side: Side, priceTicks: number, qtyLots: number, notional: number): number {
     if (side === 'B') {
       this.buyLots += qtyLots;
-      this.buyNotionalTicks += notional;
+      this.buyN += notional;
     } else {
       this.sellLots += qtyLots;
-      this.sellNotionalTicks += notional;
+      this.sellN += notional;
     }
     const direction = side === 'B' ? 1 : -1;
     let remaining = qtyLots;
-    let realized = 0n;
-
+    let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
       const i = this.head;
@@ -53,33 +87,85 @@ export class Position {
       const lotPrice = this.lotPrices[i]!;
       const closed = Math.min(lotSize, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
-      const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
-      realized += tickLots(perLot, closed);
-      this.openCostTicks -= tickLots(lotPrice, closed);
+      realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
+      this.openCostN -= lotPrice * closed;
       this.netLots += direction * closed;
       remaining -= closed;
       if (closed === lotSize) this.head++;
       else this.lotSizes[i] = lotSize - closed;
     }
-    if (this.head > 64 && this.head * 2 > this.lotSizes.length) this.compact();
+    this.afterClosing(direction, priceTicks, remaining);
+    if (remaining > 0) this.openCostN += priceTicks * remaining;
+    this.realizedN += realized;
+    return realized;
+  }
 
+  private fillBig(big: NonNullable<Position['big']>, side: Side, priceTicks: number, qtyLots: number): bigint {
+    const notional = tickLots(priceTicks, qtyLots);
+    if (side === 'B') {
+      this.buyLots += qtyLots;
+      big.buy += notional;
+    } else {
+      this.sellLots += qtyLots;
+      big.sell += notional;
+    }
+    const direction = side === 'B' ? 1 : -1;
+    let remaining = qtyLots;
+    let realized = 0n;
+    while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
+      const i = this.head;
+      const lotSize = this.lotSizes[i]!;
+      const lotPrice = this.lotPrices[i]!;
+      const closed = Math.min(lotSize, remaining);
+      const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
+      realized += tickLots(perLot, closed);
+      big.openCost -= tickLots(lotPrice, closed);
+      this.netLots += direction * closed;
+      remaining -= closed;
+      if (closed === lotSize) this.head++;
+      else this.lotSizes[i] = lotSize - closed;
+    }
+    this.afterClosing(direction, priceTicks, remaining);
+    if (remaining > 0) big.openCost += tickLots(priceTicks, remaining);
+    big.realized += realized;
+    return realized;
+  }
+
+  /** After the FIFO closing loop: compacts, opens what is left, clears when flat. */
+  private afterClosing(direction: number, priceTicks: number, remaining: number): void {
+    if (this.head > 64 && this.head * 2 > this.lotSizes.length) this.compact();
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
       this.lotPrices.push(priceTicks);
       this.lotSizes.push(remaining);
-      this.openCostTicks += tickLots(priceTicks, remaining);
       this.netLots += direction * remaining;
     }
     if (this.netLots === 0) this.clearLots();
-    this.realizedTicks += realized;
-    return realized;
   }
 
   /** Unrealized PnL at `markTicks`, in tick·lots. */
   unrealizedTicks(markTicks: number): bigint {
     if (this.netLots === 0) return 0n;
+    if (this.big === undefined) {
+      const value = markTicks * Math.abs(this.netLots);
+      if (Number.isSafeInteger(value)) return BigInt(this.netLots > 0 ? value - this.openCostN : this.openCostN - value);
+    }
     const value = tickLots(markTicks, Math.abs(this.netLots));
-    return this.netLots > 0 ? value - this.openCostTicks : this.openCostTicks - value;
+    const cost = this.openCostTicks;
+    return this.netLots > 0 ? value - cost : cost - value;
+  }
+
+  /**
+   * `unrealizedTicks` as a double, for estimates: exact while the values fit in 2^53 (else
+   * within a unit in 2^53 of the exact value, as a conversion of the bigint would be).
+   */
+  unrealizedTicksApprox(markTicks: number): number {
+    if (this.netLots === 0) return 0;
+    if (this.big === undefined) {
+      const value = markTicks * Math.abs(this.netLots);
+      return this.netLots > 0 ? value - this.openCostN : this.openCostN - value;
+    }
+    return Number(this.unrealizedTicks(markTicks));
   }
 
   /** Number of open FIFO lots (for tests and memory checks). */

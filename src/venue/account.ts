@@ -18,8 +18,7 @@ export class AccountPosition {
   // check reads both for every order, and they only change when the mark or the position does
   // (bigint arithmetic allocates, so recomputing them per order was a large part of its cost).
   private uMark = NaN;
-  private uNet = 0;
-  private uCost = 0n;
+  private uVersion = -1;
   private uValue: Money = 0n;
   private mMark = NaN;
   private mNet = 0;
@@ -36,11 +35,10 @@ export class AccountPosition {
   unrealized(): Money {
     const mark = this.market.markTicks;
     const p = this.position;
-    if (mark !== this.uMark || p.netLots !== this.uNet || p.openCostTicks !== this.uCost) {
+    if (mark !== this.uMark || p.version !== this.uVersion) {
       this.uValue = p.unrealizedTicks(mark) * this.market.instrument.tickLotMoney;
       this.uMark = mark;
-      this.uNet = p.netLots;
-      this.uCost = p.openCostTicks;
+      this.uVersion = p.version;
     }
     return this.uValue;
   }
@@ -166,6 +164,34 @@ export class Account {
     const out: number[] = [];
     for (let s = this.openHead; s !== NO_SLOT; s = store.field(s, F_NEXT)) out.push(s);
     return out;
+  }
+
+  /**
+   * Whether `imApprox` (≈ the initial margin of a new order, as a double) more initial margin
+   * fits: openOrdersIm + positions' initial margin + im ≤ equity. Decided in doubles, without a
+   * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
+   * (or a value is not representable here), and the caller decides exactly. Why this is exact:
+   * every term is an exact Money amount off by at most a few units in 2^53 of its size as a
+   * double, so a slack beyond (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
+   */
+  initialMarginFits(imApprox: number): number {
+    const cash = Number(this.cash);
+    const open = Number(this.openOrdersIm);
+    let slack = cash - open - imApprox;
+    let size = Math.abs(cash) + Math.abs(open) + Math.abs(imApprox);
+    for (const p of this.positionList) {
+      const net = p.position.netLots;
+      if (net === 0) continue;
+      const m = p.market;
+      const uTicks = p.position.unrealizedTicksApprox(m.markTicks);
+      const u = uTicks * m.tickLotMoneyApprox;
+      const im = Math.abs(net) * m.markTicks * m.imPerTickLotApprox;
+      slack += u - im;
+      size += Math.abs(u) + Math.abs(im);
+    }
+    if (!Number.isFinite(slack) || !Number.isFinite(size)) return 0;
+    const error = size * (this.positionList.length + 8) * 2 ** -52;
+    return slack > error ? 1 : slack < -error ? -1 : 0;
   }
 
   /** cash + unrealized PnL of every position at current marks. */

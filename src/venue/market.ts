@@ -47,6 +47,14 @@ export class Market {
   recordedMarkTicks: number | undefined = undefined;
   /** Funding rate per interval from recorded data: when set, funding settles at this rate. */
   recordedFundingRate: BigRational | undefined = undefined;
+  /** Money of one tick·lot as a double (approximate: for the margin pre-check only). */
+  readonly tickLotMoneyApprox: number;
+  /**
+   * Initial margin of one tick·lot as a double when tick·lot money × the initial margin rate is
+   * a whole number of Money units (then margins are exact multiples of it), else NaN: the
+   * order-entry margin check then always takes the exact path.
+   */
+  readonly imPerTickLotApprox: number;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
 
@@ -64,6 +72,9 @@ export class Market {
     this.markTwap.reset(startSec, startNanos, this.markTicks);
     this.indexTwap.reset(startSec, startNanos, this.indexTicks);
     this.bandTicks = this.computeBandTicks();
+    this.tickLotMoneyApprox = Number(instrument.tickLotMoney);
+    const im = instrument.tickLotMoney * instrument.initialMarginPct.num;
+    this.imPerTickLotApprox = im % instrument.initialMarginPct.den === 0n ? Number(im / instrument.initialMarginPct.den) : NaN;
   }
 
   get symbol(): string {

@@ -147,10 +147,15 @@ export class OrderFlow {
       return ['MAX_OPEN_ORDERS_EXCEEDED', `at most ${inst.maxOpenOrders} open orders per instrument`];
     }
     if (t.postOnly && crosses) return ['UNKNOWN', POST_ONLY_TEXT];
-    const im = marginOf(inst, t.priceTicks, t.qtyLots, inst.initialMarginPct);
-    const required = account.openOrdersIm + account.positionsMargin('initial') + im;
-    if (required > account.equity()) return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
-    return undefined;
+    const fits = account.initialMarginFits(t.priceTicks * t.qtyLots * market.imPerTickLotApprox);
+    if (fits > 0) return undefined;
+    if (fits === 0) {
+      // Too close to call in doubles: the exact check.
+      const im = marginOf(inst, t.priceTicks, t.qtyLots, inst.initialMarginPct);
+      const required = account.openOrdersIm + account.positionsMargin('initial') + im;
+      if (required <= account.equity()) return undefined;
+    }
+    return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
   }
 
   private execute(account: Account, market: Market, slot: number): void {
@@ -248,12 +253,16 @@ export class OrderFlow {
     const account = s.accounts[store.field(slot, F_USER)]!;
     const position = account.positionIn(market);
     const side = store.side(slot);
-    const notional = tickLots(priceTicks, lots);
-    const realized = position.position.applyFill(side, priceTicks, lots) * inst.tickLotMoney;
-    const fee = tickLotsAtRate(notional, inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
-    position.tradingPnl += realized;
+    const fee = tickLotsAtRate(tickLots(priceTicks, lots), inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
+    const realizedTicks = position.position.applyFill(side, priceTicks, lots);
+    if (realizedTicks !== 0n) {
+      // An opening fill realizes nothing: no bigint work for it.
+      const realized = realizedTicks * inst.tickLotMoney;
+      position.tradingPnl += realized;
+      account.cash += realized;
+    }
     position.fees += fee;
-    account.cash += realized - fee;
+    account.cash -= fee;
     s.feesCollected += fee;
 
     if (!aggressor) account.openOrderFilled(market.index, lots);
