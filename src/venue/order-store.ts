@@ -34,7 +34,7 @@ export const F_NOTIONAL = 9;
 /** Previous / next open order of the same account (-1: none). */
 export const F_PREV = 10;
 export const F_NEXT = 11;
-const STRIDE = 12;
+export const STRIDE = 12;
 
 export const B_SELL = 1;
 export const B_IOC = 2;

@@ -107,11 +107,15 @@ export class VenueState {
     const cached = this.orders.idText[slot]!;
     if (cached !== '') return cached;
     const o = this.orders;
-    const seq = o.field(slot, F_SEQ);
-    const ms = o.field(slot, F_SEC) * 1000 + Math.floor(o.field(slot, F_NANOS) / 1_000_000);
-    const id = seq > 0 ? this.orderIds.format(ms, seq) : this.liquidationIds.format(ms, -seq);
+    const id = this.formatOrderId(o.field(slot, F_SEQ), o.field(slot, F_SEC), o.field(slot, F_NANOS));
     o.idText[slot] = id;
     return id;
+  }
+
+  /** The wire id of engine id `seq` inserted at (sec, nanos). */
+  formatOrderId(seq: number, sec: number, nanos: number): string {
+    const ms = sec * 1000 + Math.floor(nanos / 1_000_000);
+    return seq > 0 ? this.orderIds.format(ms, seq) : this.liquidationIds.format(ms, -seq);
   }
 
   marketOf(slot: number): Market | undefined {
