@@ -17,7 +17,7 @@ const ACCEPTS: Record<SourceFormat, readonly RecordFormat[]> = {
   binance: ['binance-raw'],
   lobster: ['lobster'],
   perpsim: ['event-log'],
-  recording: ['market-records'],
+  recording: ['market-records', 'perpsim-csv'],
   arrow: ['market-records', 'event-log'],
 };
 

@@ -8,6 +8,7 @@ import { fileSource } from './file-source.ts';
 import { readFreqtrade } from './freqtrade-json.ts';
 import { openLobster } from './lobster-files.ts';
 import { readLobster } from './lobster-reader.ts';
+import { readMarketCsv } from './market-csv-reader.ts';
 import { ANY_SYMBOL } from './market-arrow.ts';
 import type { MarketRecord, SymbolUnits } from './market-records.ts';
 import { binanceRecords, lobsterRecords, tardisRecords } from './normalize.ts';
@@ -128,6 +129,14 @@ async function openOne(s: Sniffed, options: RecordSourceOptions): Promise<Record
       const units = unitsFor(path, 'binance-bookticker', symbol, options);
       const stream = readBinanceBookTicker(fileSource(path), symbol, { ...units, skipBadRows });
       return source([path], 'binance-bookticker', stream, { [symbol]: units }, stream.errors, 2, 'book');
+    }
+    case 'perpsim-csv': {
+      // Several symbols may share the file: each one's units as the first row of it comes.
+      const symbol = s.symbol ?? nameSymbol(path);
+      const units = unitsFor(path, 'perpsim-csv', symbol, options);
+      const stream = readMarketCsv(fileSource(path), (sym) => options.units ?? options.unitsOf?.(sym), { skipBadRows });
+      const instruments = options.units !== undefined ? { [ANY_SYMBOL]: units } : { [symbol]: units };
+      return quotesFromFirstChunk({ ...source([path], 'perpsim-csv', stream, instruments, stream.errors, 2, 'auto'), symbol });
     }
     case 'bybit-orderbook': {
       const symbol = s.symbol ?? nameSymbol(path);

@@ -25,6 +25,7 @@ export const SNIFFED_FORMATS = [
   'lobster-zip',
   'lobster-message',
   'lobster-orderbook',
+  'perpsim-csv',
 ] as const;
 export type SniffedFormat = (typeof SNIFFED_FORMATS)[number];
 
@@ -46,6 +47,8 @@ const HEAD_BYTES = 64 * 1024;
 const BOOKTICKER_HEADER = 'update_id,best_bid_price,best_bid_qty,best_ask_price,best_ask_qty,transaction_time,event_time';
 const DEPTH_HEADER = 'symbol,timestamp,first_update_id,last_update_id,side,update_type,price,qty,pu';
 const TARDIS_PREFIX = 'exchange,symbol,timestamp,local_timestamp,';
+/** `perpsim convert --to csv` (market-csv.ts's header starts so). */
+const PERPSIM_CSV_PREFIX = 'recv_ns,exch_ns,symbol,kind,reset,side,price,qty,';
 const LOBSTER_MEMBER = /_(message|orderbook)_\d+\.csv$/i;
 
 /**
@@ -77,6 +80,7 @@ export function sniffText(head: string): Omit<Sniffed, 'path' | 'firstLine'> | u
   const second = lines[1] ?? '';
   if (/^\d+ \{/.test(first)) return { format: 'binance-raw', symbol: binanceStreamSymbol(first), evidence: '<receive ns> {json} lines' };
   if (first.startsWith(TARDIS_PREFIX)) return { format: 'tardis', symbol: second.split(',')[1]?.toUpperCase(), evidence: `tardis header ${first.slice(0, 60)}…` };
+  if (first.startsWith(PERPSIM_CSV_PREFIX)) return { format: 'perpsim-csv', symbol: second.split(',')[2] || undefined, evidence: 'perpsim market-records CSV header' };
   if (first === BOOKTICKER_HEADER) return { format: 'binance-bookticker', symbol: undefined, evidence: 'bookTicker header' };
   if (first === DEPTH_HEADER) return { format: 'binance-depth', symbol: second.split(',')[0]?.toUpperCase() || undefined, evidence: 'depth header' };
   const topic = /^\{"topic":"orderbook\.\d+\.([A-Z0-9]+)"/.exec(first);

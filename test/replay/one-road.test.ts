@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -103,8 +104,12 @@ describe('one time-ordered record stream from many sources', () => {
 });
 
 describe('convert → replay gives the original replay', () => {
-  it('replays the Arrow conversion of the BTCUSDT capture into the same events, fills and state as the capture itself (market maker, 30 s)', async () => {
-    const raw = join(SHARED_DATA, 'hftbacktest-binance-futures-raw/usdm/btcusdt_20240808.gz');
+  it('replays the Arrow conversion of (2 minutes of) the BTCUSDT capture into the same events, fills and state as the capture itself (market maker, 30 s), and its CSV conversion into the same events', async () => {
+    // The capture's first 30,000 lines (its first ~2 minutes: snapshot, diffs, trades), to keep the test short.
+    const full = gunzipSync(readFileSync(join(SHARED_DATA, 'hftbacktest-binance-futures-raw/usdm/btcusdt_20240808.gz'))).toString('latin1');
+    const raw = join(tmp, 'capture', 'btcusdt_20240808.gz');
+    mkdirSync(join(tmp, 'capture'));
+    writeFileSync(raw, gzipSync(full.split('\n').slice(0, 30_000).join('\n') + '\n'));
     // Named like the capture, so the replay's scenario is named alike too (the state hash covers it).
     const arrow = join(tmp, 'btcusdt_20240808.arrow');
     const write = process.stdout.write;
@@ -114,8 +119,17 @@ describe('convert → replay gives the original replay', () => {
     } finally {
       process.stdout.write = write;
     }
+    const csv = join(tmp, 'btcusdt_20240808.csv');
+    process.stdout.write = () => true;
+    try {
+      expect(await convertCommand({ inputs: [raw], to: 'csv', out: csv, tickSize: '0.1', lotSize: '0.001', skipBadRows: false })).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
     const original = await replayScenario({ files: [raw] });
     const converted = await replayScenario({ files: [arrow] });
+    // The CSV conversion (decimal text, units from the known BTCUSDT ones) reads back to the same events.
+    expect((await replayScenario({ files: [csv] })).events).toEqual(original.events);
     const withoutPaths = (r: typeof original) => ({ ...r.scenario, market: { replay: { ...r.scenario.market!.replay, files: [] } } });
     expect(withoutPaths(converted)).toEqual(withoutPaths(original));
     expect(converted.events).toEqual(original.events);

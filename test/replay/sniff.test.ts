@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MarketArrowWriter } from '../../src/replay/market-arrow.ts';
+import { MarketCsvWriter } from '../../src/replay/market-csv.ts';
 import { ReplayError } from '../../src/replay/replay-error.ts';
 import { sniffFile, type SniffedFormat } from '../../src/replay/sniff.ts';
 import { SHARED_DATA } from './shared-data.ts';
@@ -60,12 +61,17 @@ describe('telling a recording by its content', () => {
     expect((await sniffFile(freq)).format).toBe('freqtrade-funding');
   });
 
-  it("tells perpsim's own Arrow files and LOBSTER's headerless CSVs", async () => {
+  it("tells perpsim's own Arrow and CSV files and LOBSTER's headerless CSVs", async () => {
     const arrow = join(tmp, 'recording.csv');
     const w = new MarketArrowWriter(arrow, { instruments: { BTCUSDT: { tickSize: '0.1', lotSize: '0.001' } }, source: 'test' });
     w.add({ kind: 'trade', recvNs: 1n, exchNs: 1n, symbol: 'BTCUSDT', side: 'B', priceTicks: 10, qtyLots: 1, tradeId: undefined });
     w.close();
     expect((await sniffFile(arrow)).format).toBe('arrow');
+    const csv = join(tmp, 'converted.txt');
+    const cw = new MarketCsvWriter(csv, { BTCUSDT: { tickSize: '0.1', lotSize: '0.001' } });
+    cw.add({ kind: 'trade', recvNs: 1n, exchNs: 1n, symbol: 'BTCUSDT', side: 'B', priceTicks: 10, qtyLots: 1, tradeId: undefined });
+    cw.close();
+    expect(await sniffFile(csv)).toMatchObject({ format: 'perpsim-csv', symbol: 'BTCUSDT' });
     const dir = join(tmp, 'lobster');
     mkdirSync(dir);
     const message = join(dir, 'm.txt');
