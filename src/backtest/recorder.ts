@@ -5,6 +5,8 @@ import type { Account } from '../venue/account.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
+import { tickLotsAtRate } from '../venue/money-rate.ts';
+import { Position, tickLots } from '../risk/position.ts';
 import { MARKOUT_HORIZONS_S, scheduleMarkouts, touchOf, TouchTracker, type TouchTime } from './market-watch.ts';
 
 /** One fill of the strategy, as the venue booked it. */
@@ -79,8 +81,8 @@ export interface OrderCounts {
 }
 
 /**
- * Watches the venue for one account: its fills (with exact fee and realized PnL, read from the
- * account as the venue books each fill), order counts, funding payments, liquidations and an
+ * Watches the venue for one account: its fills (with exact fee and realized PnL, by the venue's
+ * rules from each fill feed), order counts, funding payments, liquidations and an
  * equity sample every `intervalNs` of sim time. Reads only; never calls into the venue.
  */
 export class BacktestRecorder {
@@ -92,8 +94,8 @@ export class BacktestRecorder {
   private readonly touch: TouchTracker[];
   /** Instants (ns) at which the venue started liquidating the account. */
   private readonly liquidationInstants = new Set<bigint>();
-  private readonly lastFees = new Map<Market, Money>();
-  private readonly lastTrading = new Map<Market, Money>();
+  /** The account's positions as its fills built them (the strategy's account starts flat). */
+  private readonly positions = new Map<Market, Position>();
   private readonly lastFunding = new Map<Market, Money>();
   private readonly detach: () => void;
 
@@ -181,14 +183,20 @@ export class BacktestRecorder {
     }
   }
 
+  /**
+   * Fee, realized PnL and position of one fill, worked out from the feed with the venue's own
+   * rules (fee rate of the side, FIFO lots) rather than read from the account: the venue tells
+   * listeners after a whole command, so the account already shows every fill of it.
+   */
   private onFill(feed: OrderFeed): void {
     const xs = feed.xs!;
     const market = this.venue.market(xs.s)!;
-    const p = this.account.positionIn(market);
-    const fee = p.fees - (this.lastFees.get(market) ?? 0n);
-    const realized = p.tradingPnl - (this.lastTrading.get(market) ?? 0n);
-    this.lastFees.set(market, p.fees);
-    this.lastTrading.set(market, p.tradingPnl);
+    const inst = market.instrument;
+    const priceTicks = inst.tick.toTicks(xs.p) ?? 0;
+    let mirror = this.positions.get(market);
+    if (mirror === undefined) this.positions.set(market, (mirror = new Position()));
+    const realized = mirror.applyFill(xs.d, priceTicks, xs.q) * inst.tickLotMoney;
+    const fee = tickLotsAtRate(tickLots(priceTicks, xs.q), inst.tickLotMoney, xs.agg ? inst.takerFee : inst.makerFee);
     const touch = touchOf(market);
     const tick = market.instrument.tick;
     const midAfterX2: (number | null)[] = MARKOUT_HORIZONS_S.map(() => null);
@@ -210,7 +218,7 @@ export class BacktestRecorder {
       realized,
       maker: !xs.agg,
       liquidation: feed.o!.liq,
-      positionAfter: p.position.netLots,
+      positionAfter: mirror.netLots,
     });
   }
 

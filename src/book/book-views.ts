@@ -43,6 +43,14 @@ export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots,
   return view;
 }
 
+/** One level's live orders in queue order, with owners. */
+export function levelQueue(levels: LevelSlots, level: number, orders: OrderSlots): { orderId: number; ownerId: number; qtyLots: number }[] {
+  const data = orders.data;
+  const queue: { orderId: number; ownerId: number; qtyLots: number }[] = [];
+  forEachLive(levels, level, data, (o) => queue.push({ orderId: data[o + O_ID]!, ownerId: data[o + O_OWNER]!, qtyLots: data[o + O_QTY]! }));
+  return queue;
+}
+
 /** Feeds a side's levels, best first, and each level's queue into `h` (the `stateHash` format). */
 export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: SideLevels, orders: OrderSlots): void {
   const { price, total } = levels;

@@ -2,7 +2,7 @@ import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
 import { BookEvents, CANCEL_REQUESTED, CANCEL_SELF_TRADE } from './book-events.ts';
-import { hashSide, sideL2, sideL3, sideLots, topView } from './book-views.ts';
+import { hashSide, levelQueue, sideL2, sideL3, sideLots, topView } from './book-views.ts';
 import { IdIndex } from './id-index.ts';
 import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, smi } from './order-slots.ts';
 import { LevelSlots } from './price-levels.ts';
@@ -67,6 +67,15 @@ export class OrderBook {
   levelLots(side: Side, priceTicks: number): number {
     const level = side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
     return level === NONE ? 0 : this.levels.total[level]!;
+  }
+
+  /**
+   * The live orders of one level in queue order, with their owners (empty when there is no
+   * level). For the venue's undo of a failed command, which rebuilds levels from these.
+   */
+  levelQueue(side: Side, priceTicks: number): { orderId: number; ownerId: number; qtyLots: number }[] {
+    const level = side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
+    return level === NONE ? [] : levelQueue(this.levels, level, this.orders);
   }
 
   /** True when an order with this id rests on the book. */

@@ -60,6 +60,11 @@ export class IdGenerator {
     return this.counter;
   }
 
+  /** Takes the counter back to `count` (ids handed out by a command that was rolled back). */
+  rewind(count: number): void {
+    this.counter = count;
+  }
+
   /**
    * The next id, e.g. `"O-01K5X2MVNG0000000000000001"` for the first id, at 1758691225264 ms.
    *
@@ -113,6 +118,11 @@ export class CounterIds {
   /** Number of ids issued so far. */
   get count(): number {
     return this.counter;
+  }
+
+  /** Takes the counter back to `count` (ids handed out by a command that was rolled back). */
+  rewind(count: number): void {
+    this.counter = count;
   }
 
   /** The next id: `"1"` on the first call. */

@@ -57,6 +57,12 @@ export interface Candle {
   sellVolumeLots: number;
 }
 
+/** Saved candles (`CandleSeries.save`). */
+export interface CandleMemento {
+  readonly lastTradeSec: number | undefined;
+  readonly saved: readonly number[];
+}
+
 /**
  * The candles of one interval as parallel append-only arrays (struct of arrays): no object per
  * candle, and `starts` is strictly ascending so ranges are found by binary search.
@@ -101,6 +107,27 @@ class IntervalColumns {
     this.closes.push(price);
     this.volumes.push(qty);
     this.buyVolumes.push(isBuy ? qty : 0);
+  }
+
+  /** The last bucket and the length, to restore them (`CandleSeries.save`). */
+  save(out: number[]): void {
+    const i = this.starts.length - 1;
+    out.push(this.starts.length);
+    if (i >= 0) out.push(this.highs[i]!, this.lows[i]!, this.closes[i]!, this.volumes[i]!, this.buyVolumes[i]!);
+  }
+
+  /** Undoes every `add` since `save`; returns where the next saved column starts in `saved`. */
+  restore(saved: readonly number[], at: number): number {
+    const n = saved[at]!;
+    for (const col of [this.starts, this.opens, this.highs, this.lows, this.closes, this.volumes, this.buyVolumes]) col.length = n;
+    if (n === 0) return at + 1;
+    const i = n - 1;
+    this.highs[i] = saved[at + 1]!;
+    this.lows[i] = saved[at + 2]!;
+    this.closes[i] = saved[at + 3]!;
+    this.volumes[i] = saved[at + 4]!;
+    this.buyVolumes[i] = saved[at + 5]!;
+    return at + 6;
   }
 
   candleAt(i: number): Candle {
@@ -209,6 +236,23 @@ export class CandleSeries {
     const isBuy = aggressorSide === 'B';
     for (const [name, col] of this.columns) col.add(candleStartSec(sec, name), priceTicks, qtyLots, isBuy);
     this.lastTradeSec = sec;
+  }
+
+  /**
+   * Everything a later `addTrade` can change (each interval's last bucket and count, the last
+   * trade time), for the venue's undo of a failed command. 6 numbers per interval.
+   */
+  save(): CandleMemento {
+    const saved: number[] = [];
+    for (const col of this.columns.values()) col.save(saved);
+    return { lastTradeSec: this.lastTradeSec, saved };
+  }
+
+  /** Puts the candles back as they were at `save()`. */
+  restore(m: CandleMemento): void {
+    let at = 0;
+    for (const col of this.columns.values()) at = col.restore(m.saved, at);
+    this.lastTradeSec = m.lastTradeSec;
   }
 
   /**

@@ -144,6 +144,15 @@ export class TimeWeightedPrice {
     return { numTicks: num, den };
   }
 
+  /** The window as it is now, to put back with `restore` (the venue's undo of a failed command). */
+  save(): object {
+    return { ...this };
+  }
+
+  restore(saved: object): void {
+    Object.assign(this, saved);
+  }
+
   private checkedInstant(what: string, sec: number, nanos: number): bigint {
     const at = toNs(`TimeWeightedPrice.${what}`, sec, nanos);
     if (this.startNs !== undefined && at < this.lastNs) {

@@ -48,6 +48,8 @@ export class SessionStats {
   private highTicks: number | undefined;
   private lowTicks: number | undefined;
   private volumeLots = 0;
+  /** Set while listeners are told of a past trade: `snapshot()` then shows the stats as of it. */
+  private shown: SessionStatsSnapshot | undefined = undefined;
 
   /** @throws RangeError when `sessionStartOffsetSec` is not an integer in `[0, 86400)`. */
   constructor(options: SessionStatsOptions = {}) {
@@ -130,6 +132,7 @@ export class SessionStats {
 
   /** The current stats (a fresh object). Before any trade: all undefined except volume 0. */
   snapshot(): SessionStatsSnapshot {
+    if (this.shown !== undefined) return { ...this.shown };
     return {
       lastTicks: this.lastTicks,
       lastQtyLots: this.lastQtyLots,
@@ -138,6 +141,24 @@ export class SessionStats {
       lowTicks: this.lowTicks,
       volumeLots: this.volumeLots,
     };
+  }
+
+  /**
+   * Makes `snapshot()` answer `stats` (a snapshot taken earlier) until called with undefined:
+   * the venue tells listeners of a command's trades after the command, each with the stats
+   * as of its own trade.
+   */
+  showAsOf(stats: SessionStatsSnapshot | undefined): void {
+    this.shown = stats;
+  }
+
+  /** Everything `addTrade` / `rollTo` change, to put back with `restore` (the venue's undo). */
+  save(): object {
+    return { ...this };
+  }
+
+  restore(saved: object): void {
+    Object.assign(this, saved);
   }
 
   private startSession(index: number): void {

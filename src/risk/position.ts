@@ -28,10 +28,13 @@ export class Position {
   private openCostN = 0;
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
-  // Open lots, oldest first, from index `head` on (compacted now and then).
+  // Open lots, oldest first, from index `head` on (compacted now and then). The arrays are
+  // append-only: closing part of the oldest lot counts `headUsedLots` instead of rewriting its
+  // size, and clearing starts new arrays, so a saved position (`save`) stays valid to restore.
   private lotPrices: number[] = [];
   private lotSizes: number[] = [];
   private head = 0;
+  private headUsedLots = 0;
 
   /** Cumulative Σ priceTicks × lots of buys and sells. */
   get buyNotionalTicks(): bigint {
@@ -83,7 +86,7 @@ export class Position {
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
       const i = this.head;
-      const lotSize = this.lotSizes[i]!;
+      const lotSize = this.lotSizes[i]! - this.headUsedLots;
       const lotPrice = this.lotPrices[i]!;
       const closed = Math.min(lotSize, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
@@ -91,8 +94,12 @@ export class Position {
       this.openCostN -= lotPrice * closed;
       this.netLots += direction * closed;
       remaining -= closed;
-      if (closed === lotSize) this.head++;
-      else this.lotSizes[i] = lotSize - closed;
+      if (closed === lotSize) {
+        this.head++;
+        this.headUsedLots = 0;
+      } else {
+        this.headUsedLots += closed;
+      }
     }
     this.afterClosing(direction, priceTicks, remaining);
     if (remaining > 0) this.openCostN += priceTicks * remaining;
@@ -114,7 +121,7 @@ export class Position {
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
       const i = this.head;
-      const lotSize = this.lotSizes[i]!;
+      const lotSize = this.lotSizes[i]! - this.headUsedLots;
       const lotPrice = this.lotPrices[i]!;
       const closed = Math.min(lotSize, remaining);
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
@@ -122,8 +129,12 @@ export class Position {
       big.openCost -= tickLots(lotPrice, closed);
       this.netLots += direction * closed;
       remaining -= closed;
-      if (closed === lotSize) this.head++;
-      else this.lotSizes[i] = lotSize - closed;
+      if (closed === lotSize) {
+        this.head++;
+        this.headUsedLots = 0;
+      } else {
+        this.headUsedLots += closed;
+      }
     }
     this.afterClosing(direction, priceTicks, remaining);
     if (remaining > 0) big.openCost += tickLots(priceTicks, remaining);
@@ -180,10 +191,32 @@ export class Position {
   }
 
   private clearLots(): void {
-    this.lotPrices.length = 0;
-    this.lotSizes.length = 0;
+    if (this.lotSizes.length === 0) return;
+    this.lotPrices = [];
+    this.lotSizes = [];
     this.head = 0;
+    this.headUsedLots = 0;
   }
+
+  /** Everything needed to put the position back as it is now (the venue's undo of a failed command). O(1). */
+  save(): PositionMemento {
+    // `big` changes in place: copy it.
+    return { fields: { ...this, big: this.big === undefined ? undefined : { ...this.big } }, lots: this.lotSizes.length };
+  }
+
+  /** Puts the position back as it was at `save()` (later fills only appended to the saved arrays). */
+  restore(m: PositionMemento): void {
+    Object.assign(this, m.fields);
+    if (this.big !== undefined) this.big = { ...this.big };
+    this.lotPrices.length = m.lots;
+    this.lotSizes.length = m.lots;
+  }
+}
+
+/** A saved position: its fields (lot arrays by reference) and how many lots the arrays held. */
+export interface PositionMemento {
+  readonly fields: object;
+  readonly lots: number;
 }
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */

@@ -63,6 +63,9 @@ export function marginOf(instrument: Instrument, priceTicks: number, lots: numbe
   return tickLotsAtRate(tickLots(priceTicks, lots), instrument.tickLotMoney, pct);
 }
 
+/** What `Account.saveMoney` keeps. */
+type AccountMoney = readonly [Money, Money, Money, number, number, number, number, number];
+
 /** One user's money, positions and open orders. */
 export class Account {
   /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
@@ -192,6 +195,26 @@ export class Account {
     if (!Number.isFinite(slack) || !Number.isFinite(size)) return 0;
     const error = size * (this.positionList.length + 8) * 2 ** -52;
     return slack > error ? 1 : slack < -error ? -1 : 0;
+  }
+
+  /** Cash, the open-order chain's ends and totals (in `market`), for the venue's undo of a failed command. */
+  saveMoney(market: Market): AccountMoney {
+    return [this.cash, this.adjustments, this.openOrdersIm, this.openCountIn(market), this.openLotsIn(market), this.openHead, this.openTail, this.openCount];
+  }
+
+  restoreMoney(market: Market, saved: AccountMoney): void {
+    [this.cash, this.adjustments, this.openOrdersIm] = saved;
+    this.openCountByMarket[market.index] = saved[3];
+    this.openLotsByMarket[market.index] = saved[4];
+    [, , , , , this.openHead, this.openTail, this.openCount] = saved;
+  }
+
+  /** Forgets the position in `market` (created by a command that was rolled back). */
+  dropPosition(market: Market): void {
+    const p = this.positionByMarket[market.index];
+    if (p === undefined) return;
+    this.positionByMarket[market.index] = undefined;
+    this.positionList.splice(this.positionList.indexOf(p), 1);
   }
 
   /** cash + unrealized PnL of every position at current marks. */

@@ -1,6 +1,6 @@
 import type { CancelReason, RejectReason } from '../core/types.ts';
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
-import { B_LIQUIDATION, F_FILLED, F_NANOS, F_QTY, F_SEC, F_USER, STATE_NAMES } from './order-store.ts';
+import { B_LIQUIDATION, F_FILLED, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 
 export type OrderFeedType = OrderFeed['t'];
@@ -12,7 +12,7 @@ export type OrderFeedType = OrderFeed['t'];
  * free and call `feed()` for the wire object. `feed()` builds it from the records (once per
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
- * Valid only during the listener call: the next feed refills it.
+ * Valid only during the listener call: the next feed refills it (`freeze` makes a lasting copy).
  */
 export class OrderEvent {
   t: OrderFeedType = 'n';
@@ -34,6 +34,9 @@ export class OrderEvent {
   fillPriceTicks = 0;
   aggressor = false;
   private built: OrderFeed | undefined = undefined;
+  // Set on a frozen copy: the order's filled lots and state as of the event (see `freeze`).
+  private filledThen = -1;
+  private stateThen = -1;
 
   constructor(private readonly s: VenueState) {}
 
@@ -47,6 +50,21 @@ export class OrderEvent {
     this.tn = this.s.clock.nowNanos;
     this.built = undefined;
     return this;
+  }
+
+  /**
+   * A copy that stays valid after the next feed refills this one, with the order's fill and
+   * state as they are now: the venue tells listeners after the whole command (command-log.ts),
+   * when later fills of the same command have moved the record on. Its slot must stay
+   * allocated until it is delivered (the venue frees slots after delivery).
+   */
+  freeze(): OrderEvent {
+    const copy = Object.assign(new OrderEvent(this.s), this);
+    if (this.slot >= 0) {
+      copy.filledThen = this.s.orders.field(this.slot, F_FILLED);
+      copy.stateThen = this.s.orders.state(this.slot);
+    }
+    return copy;
   }
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */
@@ -78,15 +96,19 @@ export class OrderEvent {
     const s = this.s;
     const store = s.orders;
     const slot = this.slot;
+    const frozen = this.stateThen >= 0;
+    const state = frozen ? this.stateThen : store.state(slot);
+    const filled = frozen ? this.filledThen : store.field(slot, F_FILLED);
+    const qty = store.field(slot, F_QTY);
     return {
       oid: s.orderId(slot),
       u: s.accounts[store.field(slot, F_USER)]!.username,
       s: s.symbolOf(slot),
       p: s.priceTextOf(slot),
-      q: store.field(slot, F_QTY),
-      xq: store.field(slot, F_FILLED),
-      rq: store.remainingLots(slot),
-      o: STATE_NAMES[store.state(slot)]!,
+      q: qty,
+      xq: filled,
+      rq: state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? qty - filled : 0,
+      o: STATE_NAMES[state]!,
       d: store.side(slot),
       tif: store.tif(slot),
       liq: store.has(slot, B_LIQUIDATION),

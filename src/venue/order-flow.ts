@@ -9,12 +9,14 @@ import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFeedType } from './order-events.ts';
 import {
-  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_NEXT, F_PREV, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
+import { faultPoint } from './fault-points.ts';
+import { placeUndo, saveAccount, saveLevelOf } from './undo.ts';
 
 /** A new order in engine units, after the wire's schema checks. */
 export interface OrderTicket {
@@ -70,7 +72,7 @@ export class OrderFlow {
   /** Frees the slot of a submitted order that no longer rests (its view, if any, keeps a copy). */
   release(slot: number): void {
     const st = this.s.orders.state(slot);
-    if (st !== ST_NEW && st !== ST_PARTIAL) this.s.orders.free(slot);
+    if (st !== ST_NEW && st !== ST_PARTIAL) this.s.free(slot);
   }
 
   /** Cancels one open order of `account` by wire id; the outcome is a `c` or `e` feed. */
@@ -110,20 +112,22 @@ export class OrderFlow {
   /** Removes a resting order from its book with a Cancel Order feed. */
   cancelResting(slot: number, reason: CancelReason, text: string): void {
     const market = this.s.marketOf(slot)!;
-    market.book.cancelInto(this.s.orders.field(slot, F_SEQ), this.clearedEvents());
+    this.takeOffBook(slot, market);
+    faultPoint('cancel.book');
     this.closeOrder(slot, ST_CANCELED);
+    faultPoint('cancel.close');
     this.emitCancel(slot, reason, text);
-    this.s.orders.free(slot);
+    this.s.free(slot);
     this.afterBookChange(market);
   }
 
   /** Ends a resting order at the close of the trading day with a Done for Day feed. */
   doneForDay(slot: number): void {
-    this.s.marketOf(slot)!.book.cancelInto(this.s.orders.field(slot, F_SEQ), this.clearedEvents());
+    this.takeOffBook(slot, this.s.marketOf(slot)!);
     this.closeOrder(slot, ST_DONE_FOR_DAY);
     const e = this.event('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
     if (e !== undefined) this.s.emit(e);
-    this.s.orders.free(slot);
+    this.s.free(slot);
   }
 
   /** Business-rule checks of decisions.md, in order; undefined when the order may proceed. */
@@ -158,11 +162,35 @@ export class OrderFlow {
     return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
   }
 
+  /** Cancels a resting order on its book, saving its place there first (the undo puts it back). */
+  private takeOffBook(slot: number, market: Market): void {
+    const log = this.s.log;
+    const store = this.s.orders;
+    log.touchMarket(market);
+    const seq = store.field(slot, F_SEQ);
+    log.onUndo(saveLevelOf(market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), this.externalInBooks()));
+    this.saveOrder(slot, market);
+    market.book.cancelInto(seq, this.clearedEvents());
+  }
+
+  /** True when the books hold recorded (external) orders: more book orders than account orders. */
+  private externalInBooks(): boolean {
+    let booked = 0;
+    for (const m of this.s.markets) booked += m.book.orderCount;
+    let open = 0;
+    for (const a of this.s.accounts) open += a.openCount;
+    return booked > open;
+  }
+
   private execute(account: Account, market: Market, slot: number): void {
     const store = this.s.orders;
+    const log = this.s.log;
+    log.onUndo(store.saveRecord(slot));
     store.setState(slot, ST_NEW);
     const e = this.event('n', account.id, slot, this.s.executionIds.advance());
     if (e !== undefined) this.s.emit(e);
+    faultPoint('place.accepted');
+    log.touchMarket(market);
     const events = this.clearedEvents();
     const cmd = this.command;
     cmd.orderId = store.field(slot, F_SEQ);
@@ -173,6 +201,8 @@ export class OrderFlow {
     cmd.tif = store.tif(slot);
     cmd.postOnly = store.has(slot, B_POST_ONLY);
     market.book.placeInto(cmd, events);
+    log.onUndo(placeUndo(market.book, cmd.side, events, (seq) => store.slotOf(seq), store));
+    faultPoint('place.book');
     for (let i = 0; i < events.length; i++) {
       switch (events.kind(i)) {
         case EV_TRADE:
@@ -180,9 +210,11 @@ export class OrderFlow {
           break;
         case EV_CANCELED: {
           const maker = store.slotOf(events.orderId(i));
+          this.saveOrder(maker, market);
           this.closeOrder(maker, ST_CANCELED);
           this.emitCancel(maker, 'SELF_TRADE', 'self-trade prevention canceled the resting order');
-          store.free(maker);
+          faultPoint('place.self-trade');
+          this.s.free(maker);
           break;
         }
         case EV_EXPIRED: {
@@ -194,7 +226,10 @@ export class OrderFlow {
         case EV_RESTED: {
           const inst = market.instrument;
           const im = marginOf(inst, cmd.priceTicks, events.qtyLots(i), inst.initialMarginPct);
+          log.onUndo(saveAccount(account, market));
+          if (account.openTail !== NO_SLOT) log.onUndo(store.saveRecord(account.openTail));
           account.addOpenOrder(store, slot, market.index, cmd.qtyLots - store.field(slot, F_FILLED), im);
+          faultPoint('place.rested');
           break;
         }
         default: // rejected cannot happen (post-only crossing is checked before `n`), nor reduced / cancel-rejected
@@ -202,6 +237,7 @@ export class OrderFlow {
       }
     }
     if (events.length > 0) this.afterBookChange(market);
+    faultPoint('place.done');
   }
 
   /**
@@ -220,10 +256,16 @@ export class OrderFlow {
     const maker = makerOwnerId === EXTERNAL_OWNER ? NO_SLOT : s.orders.slotOf(makerId);
     const tid = s.tradeIds.advance();
     const sec = s.clock.nowSec;
+    s.log.touchMarket(market);
+    s.log.touchTrades(market);
     if (maker !== NO_SLOT) this.fill(maker, market, priceTicks, qtyLots, false, tid);
+    faultPoint('trade.maker');
     if (taker !== NO_SLOT) this.fill(taker, market, priceTicks, qtyLots, true, tid);
+    faultPoint('trade.taker');
     market.candles.addTrade(sec, priceTicks, qtyLots, takerSide);
+    faultPoint('trade.candles');
     market.stats.addTrade(sec, priceTicks, qtyLots);
+    faultPoint('trade.stats');
     if (s.wantsTrades) {
       s.emitTrade(
         {
@@ -243,7 +285,7 @@ export class OrderFlow {
       );
     }
     // A filled maker's record was kept for the trade record; its command is over.
-    if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.orders.free(maker);
+    if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.free(maker);
   }
 
   private fill(slot: number, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: number): void {
@@ -251,10 +293,12 @@ export class OrderFlow {
     const store = s.orders;
     const inst = market.instrument;
     const account = s.accounts[store.field(slot, F_USER)]!;
+    this.saveOrder(slot, market);
     const position = account.positionIn(market);
     const side = store.side(slot);
     const fee = tickLotsAtRate(tickLots(priceTicks, lots), inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
     const realizedTicks = position.position.applyFill(side, priceTicks, lots);
+    faultPoint('fill.position');
     if (realizedTicks !== 0n) {
       // An opening fill realizes nothing: no bigint work for it.
       const realized = realizedTicks * inst.tickLotMoney;
@@ -264,6 +308,7 @@ export class OrderFlow {
     position.fees += fee;
     account.cash -= fee;
     s.feesCollected += fee;
+    faultPoint('fill.cash');
 
     if (!aggressor) account.openOrderFilled(market.index, lots);
     const filled = store.field(slot, F_FILLED) + lots;
@@ -278,6 +323,7 @@ export class OrderFlow {
       store.setState(slot, ST_PARTIAL);
       if (!aggressor) account.setReservedIm(store, slot, marginOf(inst, store.field(slot, F_PRICE), qty - filled, inst.initialMarginPct));
     }
+    faultPoint('fill.order');
     const e = this.event(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
     if (e !== undefined) {
       e.tid = tid;
@@ -286,6 +332,22 @@ export class OrderFlow {
       e.aggressor = aggressor;
       s.emit(e);
     }
+  }
+
+  /**
+   * Registers the undo of changes to the order in `slot` and its account in `market`: its
+   * record, money, position, and its neighbors in the account's chain of open orders (which a
+   * close relinks).
+   */
+  private saveOrder(slot: number, market: Market): void {
+    const store = this.s.orders;
+    const log = this.s.log;
+    log.onUndo(saveAccount(this.s.accounts[store.field(slot, F_USER)]!, market));
+    log.onUndo(store.saveRecord(slot));
+    const prev = store.field(slot, F_PREV);
+    const next = store.field(slot, F_NEXT);
+    if (prev !== NO_SLOT) log.onUndo(store.saveRecord(prev));
+    if (next !== NO_SLOT) log.onUndo(store.saveRecord(next));
   }
 
   /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */
@@ -310,6 +372,7 @@ export class OrderFlow {
   }
 
   afterBookChange(market: Market): void {
+    this.s.log.touchMarket(market);
     market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
     this.s.announce('bookChanged', market);
   }
@@ -320,8 +383,11 @@ export class OrderFlow {
     const offGrid = Number.isNaN(t.priceTicks);
     const bits = (t.side === 'S' ? B_SELL : 0) | (t.tif === 'IOC' ? B_IOC : 0) | (t.postOnly ? B_POST_ONLY : 0) | (liquidation ? B_LIQUIDATION : 0) | (offGrid ? B_OFF_GRID : 0);
     const { nowSec, nowNanos } = this.s.clock;
+    const store = this.s.orders;
+    const fresh = store.nextIsFresh;
     const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, nowSec, nowNanos);
     if (market === undefined || offGrid) this.s.orders.setOddTexts(slot, symbol, t.priceText);
+    this.s.log.onUndo(() => store.unallocate(slot, fresh));
     return slot;
   }
 

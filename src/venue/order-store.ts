@@ -128,6 +128,47 @@ export class OrderStore {
     this.freeSlots.push(slot);
   }
 
+  /** True when the next `allocate` takes a new slot rather than a freed one. */
+  get nextIsFresh(): boolean {
+    return this.freeSlots.length === 0;
+  }
+
+  /**
+   * Takes back the latest `allocate` (of a command that failed): the slot goes back where it
+   * came from, so the next allocation gets it again. `fresh`: `nextIsFresh` before it.
+   */
+  unallocate(slot: number, fresh: boolean): void {
+    this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
+    this.views[slot]?.detach();
+    this.idText[slot] = '';
+    this.reservedIm[slot] = 0n;
+    this.odd.delete(slot);
+    this.bigNotional?.delete(slot);
+    if (!fresh) {
+      this.views[slot] = undefined;
+      this.freeSlots.push(slot);
+      return;
+    }
+    this.highWater--;
+    this.reservedIm.pop();
+    this.idText.pop();
+    this.views.pop();
+  }
+
+  /** The record of `slot` as it is now, and the closure that writes it back (the venue's undo). */
+  saveRecord(slot: number): () => void {
+    const o = slot * STRIDE;
+    const fields = this.data.slice(o, o + STRIDE);
+    const im = this.reservedIm[slot]!;
+    const big = this.bigNotional?.get(slot);
+    return () => {
+      this.data.set(fields, slot * STRIDE);
+      this.reservedIm[slot] = im;
+      if (big === undefined) this.bigNotional?.delete(slot);
+      else this.bigNotional!.set(slot, big);
+    };
+  }
+
   /** Slot of a live order by engine id, or `NO_SLOT`. */
   slotOf(seq: number): number {
     return this.bySeq.get(seq);

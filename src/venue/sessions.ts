@@ -39,6 +39,7 @@ export class Sessions {
   /** Changes a market's state, with what the new state implies for resting orders. */
   setState(market: Market, state: InstrumentState, byTradingHours = false): void {
     if (market.state === state) return;
+    this.s.log.touchMarket(market);
     market.state = state;
     if (state === 'DELISTED') {
       for (const slot of this.restingIn(market)) this.flow.cancelResting(slot, 'EXCHANGE_OPTION', 'instrument delisted');

@@ -5,6 +5,8 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { OrderFlow } from './order-flow.ts';
 import type { VenueState } from './venue-state.ts';
+import { faultPoint } from './fault-points.ts';
+import { saveAccount } from './undo.ts';
 
 /** Digits kept in a funding rate's text. */
 const FUNDING_RATE_DECIMALS = 12;
@@ -25,6 +27,7 @@ export class Settlement {
   }
 
   recordMark(market: Market): void {
+    this.s.log.touchMarket(market);
     const { nowSec: sec, nowNanos: nanos } = this.s.clock;
     const last = market.markHistory[market.markHistory.length - 1];
     // The minute cadence and a funding can fall on one instant: keep one record per instant.
@@ -65,13 +68,18 @@ export class Settlement {
       : recordedFunding(market.indexTicks, market.recordedFundingRate);
     const amountPerContract = divRoundHalfEven(f.amountNum * inst.tick.money, f.amountDen);
     const amountPerLot = amountPerContract * BigInt(inst.multiplier);
+    this.s.log.touchMarket(market);
     for (const account of this.s.accounts) {
       const p = account.findPosition(market);
       if (p === undefined || p.position.netLots === 0) continue;
       const payment = amountPerLot * BigInt(p.position.netLots); // > 0: this account pays
+      this.s.log.onUndo(saveAccount(account, market));
       p.funding -= payment;
+      faultPoint('funding.position');
       account.cash -= payment;
+      faultPoint('funding.cash');
     }
+    faultPoint('funding.record');
     market.fundingHistory.push({
       sec,
       nanos,
@@ -83,6 +91,7 @@ export class Settlement {
     });
     market.restartFundingAverages(sec, nanos);
     this.recordMark(market);
+    faultPoint('funding.mark');
     this.s.announce('fundingSettled', market);
   }
 
@@ -102,7 +111,11 @@ export class Settlement {
    */
   liquidate(account: Account): void {
     this.s.liquidations++;
-    for (const slot of account.openSlots(this.s.orders)) this.flow.cancelResting(slot, 'LIQUIDATION', 'canceled for liquidation');
+    faultPoint('liquidation.start');
+    for (const slot of account.openSlots(this.s.orders)) {
+      this.flow.cancelResting(slot, 'LIQUIDATION', 'canceled for liquidation');
+      faultPoint('liquidation.cancel');
+    }
     for (const p of account.positionList) {
       const net = p.position.netLots;
       const market = p.market;
@@ -119,6 +132,7 @@ export class Settlement {
         isLiquidation: true,
       });
       this.flow.release(slot);
+      faultPoint('liquidation.close');
     }
   }
 }

@@ -2,6 +2,7 @@ import type { SimClock } from '../clock/sim-clock.ts';
 import { CounterIds, IdGenerator } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
+import { CommandLog } from './command-log.ts';
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent } from './order-events.ts';
@@ -31,6 +32,8 @@ export class VenueState {
   liquidations = 0;
   /** Set while the venue processes a command: listeners must not re-enter. */
   busy = false;
+  /** Makes each command all-or-nothing: its undo log, and what it tells listeners once it applied. */
+  readonly log: CommandLog = new CommandLog(this);
   /** The one order event, refilled for every feed (see order-events.ts). */
   readonly event: OrderEvent = new OrderEvent(this);
   // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
@@ -48,6 +51,7 @@ export class VenueState {
   listenersChanged(): void {
     this.orderListeners = this.listeners.filter((l) => l.orderFeed !== undefined || l.orderEvent !== undefined);
     this.tradeListeners = this.listeners.filter((l) => l.trade !== undefined);
+    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners });
   }
 
   /** True when some listener takes order events (else feeds need not even be described). */
@@ -61,6 +65,10 @@ export class VenueState {
 
   /** Hands the filled-in `event` to its listeners, in subscription order. */
   emit(e: OrderEvent): void {
+    if (this.busy) {
+      this.log.event(e.freeze());
+      return;
+    }
     for (const l of this.orderListeners) {
       if (l.orderEvent !== undefined) l.orderEvent(e);
       if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
@@ -68,32 +76,74 @@ export class VenueState {
   }
 
   emitTrade(trade: VenueTrade, market: Market): void {
-    for (const l of this.tradeListeners) l.trade!(trade, market);
+    if (this.busy) this.log.announce('trade', trade, market);
+    else for (const l of this.tradeListeners) l.trade!(trade, market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
   announce<K extends keyof VenueListener>(hook: K, ...args: Parameters<NonNullable<VenueListener[K]>>): void {
+    if (this.busy) {
+      this.log.announce(hook, args[0], args[1]);
+      return;
+    }
     for (const l of this.listeners) {
       const f = l[hook] as ((...a: unknown[]) => void) | undefined;
       if (f !== undefined) f.apply(l, args);
     }
   }
 
-  /** Runs a command with the re-entrancy guard. */
+  /**
+   * Runs a command with the re-entrancy guard, all or nothing (see `CommandLog`): when a step
+   * throws, everything it changed is taken back and a `CommandFailedError` is thrown.
+   */
   exclusive<T>(fn: () => T): T {
     this.enter();
     try {
       return fn();
+    } catch (e) {
+      throw this.fail(e);
+    } finally {
+      this.leave();
+    }
+  }
+
+  /**
+   * `exclusive` for hot commands that inline it (no closure per call):
+   * `enter(); try { … } catch (e) { throw fail(e); } finally { leave(); }`.
+   */
+  enter(): void {
+    if (this.busy) throw new Error('venue is busy: a listener must not call the venue synchronously; schedule the call on the clock');
+    this.busy = true;
+    this.log.begin();
+  }
+
+  /** The command threw: undo it (see `exclusive`). */
+  fail(e: unknown): Error {
+    return this.log.fail(e);
+  }
+
+  /** The command is over: the listeners hear of it (after a failure, of nothing), slots of ended orders are freed. */
+  leave(): void {
+    try {
+      this.log.commit(this.hooked, this.freeNow);
     } finally {
       this.busy = false;
     }
   }
 
-  /** The guard of `exclusive`, for hot commands that inline it (no closure per call). */
-  enter(): void {
-    if (this.busy) throw new Error('venue is busy: a listener must not call the venue synchronously; schedule the call on the clock');
-    this.busy = true;
+  /** Frees an ended order's slot, at the end of the command when inside one. */
+  free(slot: number): void {
+    if (this.busy) this.log.freeLater(slot);
+    else this.orders.free(slot);
   }
+
+  private readonly freeNow = (slot: number): void => this.orders.free(slot);
+  /** The listeners by hook, for the command log's delivery. */
+  private readonly hooked = {
+    all: [] as readonly VenueListener[],
+    order: [] as readonly VenueListener[],
+    trade: [] as readonly VenueListener[],
+  };
 
   /** Account by username, or undefined. */
   account(username: string): Account | undefined {

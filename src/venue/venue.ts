@@ -136,7 +136,10 @@ export class Venue {
     // Stats sessions are UTC days: roll at every 00:00 UTC, not every 24 h from the start.
     const day = 86_400n * NS_PER_S;
     this.every(day, () => {
-      for (const m of this.s.markets) m.stats.rollTo(this.clock.nowSec);
+      for (const m of this.s.markets) {
+        this.s.log.touchTrades(m);
+        m.stats.rollTo(this.clock.nowSec);
+      }
     }, (this.clock.nowNs / day + 1n) * day);
     for (const market of this.s.markets) this.settlement.scheduleFunding(market);
   }
@@ -188,8 +191,10 @@ export class Venue {
       const seq = this.s.orders.field(slot, F_SEQ);
       this.flow.release(slot);
       return seq;
+    } catch (e) {
+      throw this.s.fail(e);
     } finally {
-      this.s.busy = false;
+      this.s.leave();
     }
   }
 
@@ -206,8 +211,10 @@ export class Venue {
     this.s.enter();
     try {
       return this.flow.cancelSeq(account, seq);
+    } catch (e) {
+      throw this.s.fail(e);
     } finally {
-      this.s.busy = false;
+      this.s.leave();
     }
   }
 
@@ -244,6 +251,7 @@ export class Venue {
   setIndexPrice(market: Market, indexTicks: number): void {
     if (!Number.isSafeInteger(indexTicks) || indexTicks <= 0) throw new RangeError(`index price must be a positive integer number of ticks, got ${indexTicks}`);
     this.s.exclusive(() => {
+      this.s.log.touchMarket(market);
       market.setIndex(this.clock.nowSec, this.clock.nowNanos, indexTicks);
       market.refreshMark(this.clock.nowSec, this.clock.nowNanos);
       this.s.announce('indexChanged', market);
@@ -258,6 +266,7 @@ export class Venue {
   setRecordedMarkAndFunding(market: Market, markTicks: number | undefined, fundingRate: BigRational | undefined): void {
     if (markTicks !== undefined && (!Number.isSafeInteger(markTicks) || markTicks <= 0)) throw new RangeError(`mark price must be a positive integer number of ticks, got ${markTicks}`);
     this.s.exclusive(() => {
+      this.s.log.touchMarket(market);
       market.recordedMarkTicks = markTicks;
       market.recordedFundingRate = fundingRate;
       market.refreshMark(this.clock.nowSec, this.clock.nowNanos);

@@ -1,0 +1,180 @@
+import type { VenueListener, VenueTrade } from './feeds.ts';
+import type { Market } from './market.ts';
+import type { OrderEvent } from './order-events.ts';
+import { saveMarket, saveTrades } from './undo.ts';
+
+/**
+ * A command that did not apply: a step threw after validation. Nothing of it remains (the
+ * venue rolled every change back and no listener saw any of it); `cause` is what threw.
+ */
+export class CommandFailedError extends Error {
+  constructor(cause: unknown) {
+    super(`command not applied: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+// Outbox entry kinds: an order feed, or an announcement to the listeners' hook of that name.
+const FEED = 0;
+const ANNOUNCE = 1;
+
+/**
+ * Makes every venue command all-or-nothing. While a command runs, each change to venue state
+ * registers how to take it back (`onUndo`, newest first on failure), and everything the
+ * listeners would be told waits in an outbox. When the command returns, the outbox is delivered
+ * in order; when a step throws, the undo log runs, the outbox is dropped and the caller gets a
+ * `CommandFailedError`: state, book, candles, stats, ids and feeds are as if the command had
+ * never run.
+ *
+ * Listeners see the state after the whole command (they are told after it applied), except
+ * for the per-trade session stats, which the outbox keeps as they were after each trade so that
+ * every trade's ticker still reads its own print (`md-instants.ts`).
+ */
+export class CommandLog {
+  private readonly undos: (() => void)[] = [];
+  /** Flat outbox: kind, hook (announcements), first argument, second argument. */
+  private readonly outbox: unknown[] = [];
+  /** Order slots to free once the command is over and told (a failed command restores them instead). */
+  private readonly toFree: number[] = [];
+  /** Markets whose scalar state, mark history and averages this command saved already. */
+  private readonly savedMarkets: Market[] = [];
+  /** Markets whose candles and session stats this command saved already. */
+  private readonly savedTrades: Market[] = [];
+  private orderCount = 0;
+  private liquidationCount = 0;
+  private executionCount = 0;
+  private tradeCount = 0;
+
+  constructor(private readonly counters: CommandCounters) {}
+
+  /** Registers how to take back a change just made (or about to be made). */
+  onUndo(fn: () => void): void {
+    this.undos.push(fn);
+  }
+
+  /** Saves `market`'s state once per command, before its first change (see undo.ts). */
+  touchMarket(market: Market): void {
+    const saved = this.savedMarkets;
+    for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
+    saved.push(market);
+    this.undos.push(saveMarket(market));
+  }
+
+  /** Saves `market`'s candles and stats once per command, before its first trade. */
+  touchTrades(market: Market): void {
+    const saved = this.savedTrades;
+    for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
+    saved.push(market);
+    this.undos.push(saveTrades(market));
+  }
+
+  /** An order event of the command (a frozen copy: see `OrderEvent.freeze`). */
+  event(e: OrderEvent): void {
+    this.outbox.push(FEED, undefined, e, undefined);
+  }
+
+  /** Frees the order slot when the command is over (its record must survive a rollback). */
+  freeLater(slot: number): void {
+    this.toFree.push(slot);
+  }
+
+  announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
+    // A trade's listeners read the session stats as of that trade: keep them with it.
+    if (hook === 'trade') this.outbox.push(ANNOUNCE, hook, a, [b, (b as Market).stats.snapshot()]);
+    else this.outbox.push(ANNOUNCE, hook, a, b);
+  }
+
+  /** Starts a command: notes the counters it may advance. */
+  begin(): void {
+    const c = this.counters;
+    this.orderCount = c.orderIds.count;
+    this.liquidationCount = c.liquidationIds.count;
+    this.executionCount = c.executionIds.count;
+    this.tradeCount = c.tradeIds.count;
+    this.feesCollected = c.feesCollected;
+    this.liquidations = c.liquidations;
+  }
+
+  /** The command applied: forget the undo log, tell the listeners, free the ended orders' slots. */
+  commit(listeners: CommandListeners, free: (slot: number) => void): void {
+    this.undos.length = 0;
+    this.savedMarkets.length = 0;
+    this.savedTrades.length = 0;
+    if (this.outbox.length > 0) this.deliver(listeners);
+    const slots = this.toFree;
+    if (slots.length > 0) {
+      for (let i = 0; i < slots.length; i++) free(slots[i]!);
+      slots.length = 0;
+    }
+  }
+
+  /** The command threw: take everything back and say so. */
+  fail(cause: unknown): CommandFailedError {
+    this.rollBack();
+    return cause instanceof CommandFailedError ? cause : new CommandFailedError(cause);
+  }
+
+  private feesCollected = 0n;
+  private liquidations = 0;
+
+  private rollBack(): void {
+    const undos = this.undos;
+    for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
+    undos.length = 0;
+    this.savedMarkets.length = 0;
+    this.savedTrades.length = 0;
+    this.outbox.length = 0;
+    this.toFree.length = 0;
+    const c = this.counters;
+    c.orderIds.rewind(this.orderCount);
+    c.liquidationIds.rewind(this.liquidationCount);
+    c.executionIds.rewind(this.executionCount);
+    c.tradeIds.rewind(this.tradeCount);
+    c.feesCollected = this.feesCollected;
+    c.liquidations = this.liquidations;
+  }
+
+  /** Tells the listeners, in the order the command produced it (the outbox is emptied first). */
+  private deliver(listeners: CommandListeners): void {
+    const box = this.outbox.splice(0, this.outbox.length);
+    for (let i = 0; i < box.length; i += 4) {
+      if (box[i] === FEED) {
+        const e = box[i + 2] as OrderEvent;
+        for (const l of listeners.order) {
+          if (l.orderEvent !== undefined) l.orderEvent(e);
+          if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
+        }
+      } else if (box[i + 1] === 'trade') {
+        const [market, stats] = box[i + 3] as [Market, ReturnType<Market['stats']['snapshot']>];
+        market.stats.showAsOf(stats);
+        try {
+          for (const l of listeners.trade) l.trade!(box[i + 2] as VenueTrade, market);
+        } finally {
+          market.stats.showAsOf(undefined);
+        }
+      } else {
+        const hook = box[i + 1] as keyof VenueListener;
+        for (const l of listeners.all) {
+          const f = l[hook] as ((...a: unknown[]) => void) | undefined;
+          if (f !== undefined) f.call(l, box[i + 2], box[i + 3]);
+        }
+      }
+    }
+  }
+}
+
+/** The listeners by hook, as the venue keeps them. */
+export interface CommandListeners {
+  readonly all: readonly VenueListener[];
+  readonly order: readonly VenueListener[];
+  readonly trade: readonly VenueListener[];
+}
+
+/** The venue-wide counters a command may advance (ids, fee and liquidation totals). */
+export interface CommandCounters {
+  readonly orderIds: { readonly count: number; rewind(count: number): void };
+  readonly liquidationIds: { readonly count: number; rewind(count: number): void };
+  readonly executionIds: { readonly count: number; rewind(count: number): void };
+  readonly tradeIds: { readonly count: number; rewind(count: number): void };
+  feesCollected: bigint;
+  liquidations: number;
+}
