@@ -69,6 +69,8 @@ export class OrderStore {
   readonly reservedIm: Money[] = [];
   /** Wire id text per slot, '' until first read. */
   readonly idText: string[] = [];
+  /** Price text per slot, '' until first read (every feed of the order shows it). */
+  readonly priceText: string[] = [];
   private readonly odd = new Map<number, OddTexts>();
   /** Snapshot holders per slot (see order-view.ts); detached before a slot is reused. */
   readonly views: ({ detach(): void } | undefined)[] = [];
@@ -84,6 +86,7 @@ export class OrderStore {
       if (slot * STRIDE >= this.data.length) this.grow();
       this.reservedIm.push(0n);
       this.idText.push('');
+      this.priceText.push('');
       this.views.push(undefined);
     }
     const d = this.data;
@@ -122,6 +125,7 @@ export class OrderStore {
     }
     this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
     this.idText[slot] = '';
+    this.priceText[slot] = '';
     this.reservedIm[slot] = 0n;
     this.odd.delete(slot);
     this.bigNotional?.delete(slot);

@@ -177,9 +177,12 @@ export class VenueState {
   }
 
   priceTextOf(slot: number): string {
+    const cached = this.orders.priceText[slot]!;
+    if (cached !== '') return cached;
     const odd = this.orders.oddTexts(slot);
-    if (odd !== undefined) return odd.priceText;
-    return this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
+    const text = odd !== undefined ? odd.priceText : this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
+    this.orders.priceText[slot] = text;
+    return text;
   }
 
   /** The caller-facing `Order` of `slot` (one per slot, kept; see order-view.ts). */
