@@ -28,6 +28,19 @@ export function sideL2(levels: LevelSlots, side: SideLevels, depth: number): Lev
   return view;
 }
 
+/** Every level of a side, best first, into columns; returns the count. */
+export function sideL2Into(levels: LevelSlots, side: SideLevels, priceTicks: Float64Array, qtyLots: Float64Array): number {
+  const n = side.length;
+  const { price, total } = levels;
+  const sideLevels = side.levels;
+  for (let i = 0, at = n - 1; i < n; i++, at--) {
+    const level = sideLevels[at]!;
+    priceTicks[i] = price[level]!;
+    qtyLots[i] = total[level]!;
+  }
+  return n;
+}
+
 /** Like `sideL2`, with each level's orders in queue order. */
 export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots, depth: number): L3LevelView[] {
   const n = Math.min(side.length, depth);

@@ -2,7 +2,7 @@ import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
 import { BookEvents, CANCEL_REQUESTED, CANCEL_SELF_TRADE } from './book-events.ts';
-import { hashSide, levelQueue, sideL2, sideL3, sideLots, topView } from './book-views.ts';
+import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { IdIndex } from './id-index.ts';
 import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, smi } from './order-slots.ts';
 import { LevelSlots } from './price-levels.ts';
@@ -190,6 +190,19 @@ export class OrderBook {
   /** Every level (or the best `depth`), bids descending and asks ascending. */
   l2(depth = Infinity): L2View {
     return { bids: sideL2(this.levels, this.bids, depth), asks: sideL2(this.levels, this.asks, depth) };
+  }
+
+  /**
+   * A side's levels, best first, written into columns (no object per level; for capturing a
+   * deep book on every change). Returns the level count; the columns must hold `depthOf(side)`.
+   */
+  l2Into(side: Side, priceTicks: Float64Array, qtyLots: Float64Array): number {
+    return sideL2Into(this.levels, side === 'B' ? this.bids : this.asks, priceTicks, qtyLots);
+  }
+
+  /** The number of levels of a side. */
+  depthOf(side: Side): number {
+    return (side === 'B' ? this.bids : this.asks).length;
   }
 
   /** Every level with each order's open quantity in queue order. */

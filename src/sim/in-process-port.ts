@@ -5,9 +5,10 @@ import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
-import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { BookUpdate, MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
+import { CapturedSide } from './lazy-book-levels.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
 
@@ -47,8 +48,8 @@ export class InProcessPort implements ExchangePort, PortSink {
   private readonly subscriptions = new Map<Market, MarketDataLevel>();
   /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
   private readonly lastL1 = new Map<Market, [number, number, number, number]>();
-  /** Levels last sent per LEVEL_2 subscription (JSON of bids and asks), to skip repeats. */
-  private readonly lastL2 = new Map<Market, string>();
+  /** Levels last sent per LEVEL_2 subscription (bids, asks), to skip repeats. */
+  private readonly lastL2 = new Map<Market, [CapturedSide, CapturedSide]>();
   private readonly hub: PortHub;
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: Channel = { sec: 0, nanos: 0 };
@@ -133,10 +134,10 @@ export class InProcessPort implements ExchangePort, PortSink {
       this.hub.watch(market, this);
       // As on the websocket: stats, then the current book, right after the subscription.
       const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
-      const book = bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
+      this.lastL2.delete(market); // the book is always sent on subscribing
+      const book = level === 'LEVEL_2' ? this.level2Update(market, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
       this.lastL1.delete(market);
       if (level === 'LEVEL_1') this.isNewTop(market);
-      if (level === 'LEVEL_2') this.lastL2.set(market, JSON.stringify([book.b, book.a]));
       this.send(this.marketData, this.mdLatency, () => {
         this.emitMarketData(stats);
         this.emitMarketData(book);
@@ -226,13 +227,24 @@ export class InProcessPort implements ExchangePort, PortSink {
       this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
       return;
     }
-    const message = bookUpdate(market, level, batch.sec, batch.nanos);
-    if (level === 'LEVEL_2') {
-      const levels = JSON.stringify([message.b, message.a]);
-      if (levels === this.lastL2.get(market)) return;
-      this.lastL2.set(market, levels);
-    }
+    const message = level === 'LEVEL_2' ? this.level2Update(market, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos);
+    if (message === undefined) return;
     this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+  }
+
+  /**
+   * The LEVEL_2 update of `market` now, unless its levels equal the last one sent: the levels
+   * are captured as numbers and rendered as text only when the strategy reads them
+   * (`lazy-book-levels.ts`), so reading the touch of a deep book costs the touch.
+   */
+  private level2Update(market: Market, sec: number, nanos: number): BookUpdate | undefined {
+    const b = CapturedSide.of(market.book, 'B');
+    const a = CapturedSide.of(market.book, 'S');
+    const last = this.lastL2.get(market);
+    if (last !== undefined && last[0].equals(b) && last[1].equals(a)) return undefined;
+    this.lastL2.set(market, [b, a]);
+    const tick = market.instrument.tick;
+    return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: b.levels(tick), a: a.levels(tick) };
   }
 
   /** Records the market's top of book; false when it equals the one last sent. */
