@@ -17,6 +17,20 @@ export interface ExternalLevelUpdate {
 }
 
 /**
+ * A recorded book change as columns (no object per level): rows `from`..`to` (exclusive) of
+ * `side` (1 bid, 2 ask), `priceTicks`, `qtyLots`, each the new absolute quantity at a price.
+ */
+export interface LevelColumns {
+  side: Uint8Array;
+  priceTicks: Float64Array;
+  qtyLots: Float64Array;
+  from: number;
+  to: number;
+}
+
+const SIDE_BID = 1;
+
+/**
  * Recorded (replayed L2) liquidity inside the venue's own books.
  *
  * Design: each recorded price level is ONE resting book order owned by `EXTERNAL_OWNER`, a
@@ -39,6 +53,8 @@ export class ExternalLiquidity {
   private readonly levels = new Map<Market, Map<number, number>>();
   private nextId = EXTERNAL_ID_BASE;
   private readonly events: BookEvent[] = [];
+  /** Scratch of `applyLevelColumns`: level key → its last row in the batch. */
+  private readonly lastRow = new Map<number, number>();
 
   constructor(
     private readonly s: VenueState,
@@ -56,17 +72,36 @@ export class ExternalLiquidity {
    * first (a snapshot). Account orders stay. One book change is announced for the batch.
    */
   applyLevels(market: Market, updates: readonly ExternalLevelUpdate[], reset: boolean): void {
+    const n = updates.length;
+    const columns: LevelColumns = { side: new Uint8Array(n), priceTicks: new Float64Array(n), qtyLots: new Float64Array(n), from: 0, to: n };
+    updates.forEach((u, i) => {
+      columns.side[i] = u.side === 'B' ? SIDE_BID : 2;
+      columns.priceTicks[i] = u.priceTicks;
+      columns.qtyLots[i] = u.qtyLots;
+    });
+    this.applyLevelColumns(market, columns, reset);
+  }
+
+  /** `applyLevels` on columns: what the replay calls, with no object per level. */
+  applyLevelColumns(market: Market, c: LevelColumns, reset: boolean): void {
     const levels = this.levelsOf(market);
     if (reset) {
       for (const id of levels.values()) if (market.book.has(id)) market.book.cancel(id, this.cleared());
       levels.clear();
     }
-    // A batch may name a level twice: its last value counts.
-    const last = new Map<number, ExternalLevelUpdate>();
-    for (const u of updates) last.set(keyOf(u.side, u.priceTicks), u);
+    // A batch may name a level twice: its last value counts, in the place of its first mention.
+    const last = this.lastRow;
+    last.clear();
+    for (let i = c.from; i < c.to; i++) last.set(keyOf(c.side[i] === SIDE_BID ? 'B' : 'S', c.priceTicks[i]!), i);
     // Decreases first, then increases: a batch that moves the touch never crosses itself midway.
-    for (const u of last.values()) if (u.qtyLots < this.displayedLots(market, u.side, u.priceTicks)) this.setLevel(market, levels, u);
-    for (const u of last.values()) if (u.qtyLots > this.displayedLots(market, u.side, u.priceTicks)) this.setLevel(market, levels, u);
+    for (const i of last.values()) {
+      const side: Side = c.side[i] === SIDE_BID ? 'B' : 'S';
+      if (c.qtyLots[i]! < this.displayedLots(market, side, c.priceTicks[i]!)) this.setLevel(market, levels, side, c.priceTicks[i]!, c.qtyLots[i]!);
+    }
+    for (const i of last.values()) {
+      const side: Side = c.side[i] === SIDE_BID ? 'B' : 'S';
+      if (c.qtyLots[i]! > this.displayedLots(market, side, c.priceTicks[i]!)) this.setLevel(market, levels, side, c.priceTicks[i]!, c.qtyLots[i]!);
+    }
     this.flow.afterBookChange(market);
   }
 
@@ -87,20 +122,20 @@ export class ExternalLiquidity {
     this.flow.settleTrade(externalTrade(0, EXTERNAL_OWNER, takerSide, priceTicks, lots), undefined, market);
   }
 
-  private setLevel(market: Market, levels: Map<number, number>, u: ExternalLevelUpdate): void {
-    const key = keyOf(u.side, u.priceTicks);
+  private setLevel(market: Market, levels: Map<number, number>, side: Side, priceTicks: number, qtyLots: number): void {
+    const key = keyOf(side, priceTicks);
     const id = levels.get(key);
     const shown = id === undefined ? 0 : market.book.openLots(id);
-    if (u.qtyLots < shown) {
-      market.book.reduce(id!, shown - u.qtyLots, this.cleared());
-      if (u.qtyLots === 0) levels.delete(key);
+    if (qtyLots < shown) {
+      market.book.reduce(id!, shown - qtyLots, this.cleared());
+      if (qtyLots === 0) levels.delete(key);
       return;
     }
     if (id !== undefined && shown > 0) market.book.cancel(id, this.cleared());
-    this.removeCrossedExternal(market, levels, u.side, u.priceTicks);
+    this.removeCrossedExternal(market, levels, side, priceTicks);
     const newId = this.nextId++;
     const events = this.cleared();
-    market.book.place({ orderId: newId, ownerId: EXTERNAL_OWNER, side: u.side, priceTicks: u.priceTicks, qtyLots: u.qtyLots, tif: 'GTC', postOnly: false }, events);
+    market.book.place({ orderId: newId, ownerId: EXTERNAL_OWNER, side, priceTicks, qtyLots, tif: 'GTC', postOnly: false }, events);
     for (const e of events) if (e.kind === 'trade') this.flow.settleTrade(e, undefined, market);
     if (market.book.has(newId)) levels.set(key, newId);
     else levels.delete(key);

@@ -10,6 +10,7 @@ import type { L2Event } from './l2-event.ts';
 import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
 import { loadL2Events, type L2FileSpec } from './l2-sources.ts';
 import { queueModelOf } from './queue-model.ts';
+import { arrayFeed, type L2Feed } from './l2-feed.ts';
 
 /** A built simulation whose market comes from recordings, with the replayer. */
 export interface BuiltReplaySimulation extends BuiltSimulation {
@@ -39,11 +40,23 @@ export async function buildReplaySimulation(scenario: Scenario, options: ReplayB
 
 /** `buildReplaySimulation` with the events already loaded (`loadL2Events(replayPlan(...).files)`): synchronous. */
 export function buildReplaySimulationFrom(scenario: Scenario, events: readonly L2Event[], options: Omit<BuildOptions, 'marketDataLatency'> = {}): BuiltReplaySimulation {
+  return buildFromFeed(scenario, { feed: arrayFeed(events), feedDelay: RecordedFeedDelay.of(events), tickers: events }, options);
+}
+
+/** A recording to replay: its feed, its feed delay, and the tickers that carry index prices. */
+export interface ReplayRecording {
+  feed: L2Feed;
+  feedDelay: RecordedFeedDelay;
+  /** Events whose tickers give the recorded index (others are ignored). */
+  tickers: Iterable<L2Event>;
+}
+
+function buildFromFeed(scenario: Scenario, recording: ReplayRecording, options: Omit<BuildOptions, 'marketDataLatency'>): BuiltReplaySimulation {
   const spec = replaySpecOf(scenario);
   const { symbols, recordedTicks } = replayPlan(spec, scenario);
   const { market: _replay, ...synthetic } = scenario;
-  const withIndex = withRecordedIndexes(synthetic, symbols, recordedTicks, events);
-  const feedDelay = new RecordedFeedDelay(events);
+  const withIndex = withRecordedIndexes(synthetic, symbols, recordedTicks, recording.tickers);
+  const feedDelay = recording.feedDelay;
   const md = spec.latency.marketData;
   // Recorded delays go to every agent; a model becomes the default of agents without their own.
   const parts =
@@ -52,7 +65,7 @@ export function buildReplaySimulationFrom(scenario: Scenario, events: readonly L
       : buildSimulationParts({ ...withIndex, latency: { ...withIndex.latency, marketData: md } }, options);
   const { sim } = parts;
   const markets: Market[] = symbols.map((s) => sim.venue.market(s)!);
-  const replayer = new L2Replayer(sim.venue, markets, recordedTicks, events, queueModelOf(spec.queueModel), feedDelay);
+  const replayer = new L2Replayer(sim.venue, markets, recordedTicks, recording.feed, queueModelOf(spec.queueModel), feedDelay);
   sim.onStart(() => replayer.start());
   return { ...parts, replayer, recordedMarketDataLatency: md === 'recorded' ? feedDelay : undefined };
 }
@@ -90,7 +103,7 @@ export function replayPlan(spec: ReplaySpec, scenario: Scenario): { symbols: str
  * process with those points, so the scenario's index machinery publishes them; the others keep
  * the scenario's index process.
  */
-function withRecordedIndexes(scenario: Omit<Scenario, 'market'>, symbols: readonly string[], recordedTicks: readonly TickSize[], events: readonly L2Event[]): Omit<Scenario, 'market'> {
+function withRecordedIndexes(scenario: Omit<Scenario, 'market'>, symbols: readonly string[], recordedTicks: readonly TickSize[], events: Iterable<L2Event>): Omit<Scenario, 'market'> {
   const points = symbols.map(() => [] as { time: string; price: number; text: string }[]);
   const instTicks = symbols.map((s) => new TickSize(scenario.instruments.find((i) => i.symbol === s)!.tickSize));
   for (const e of events) {

@@ -4,8 +4,12 @@ import type { SimClock } from '../../clock/sim-clock.ts';
 import type { TickSize } from '../../core/price.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
-import { RecordedFeedDelay } from './feed-delay.ts';
-import type { L2BookEvent, L2Event, L2TickerEvent, L2TradeEvent } from './l2-event.ts';
+import type { Side } from '../../core/types.ts';
+import type { LevelColumns } from '../../venue/external-liquidity.ts';
+import type { RecordedFeedDelay } from './feed-delay.ts';
+import { L2_BOOK, L2_TRADE, sideOfCode, type L2Batch } from './l2-batch.ts';
+import type { L2TickerEvent } from './l2-event.ts';
+import type { L2Feed } from './l2-feed.ts';
 import type { QueueModel } from './queue-model.ts';
 import { QueueTracker } from './queue-tracker.ts';
 
@@ -20,7 +24,9 @@ export interface L2ReplayStats {
 }
 
 /**
- * Plays recorded L2 events into the venue on the sim clock, each at its exchange time: level
+ * Plays recorded L2 events into the venue on the sim clock, each at its exchange time, pulling
+ * them from `feed` a batch at a time as the clock reaches them (the whole recording is never
+ * in memory unless the feed holds it): level
  * changes restate the external liquidity (`venue.external`), recorded trades print and fill
  * account orders the queue model says they reached, derivative tickers set the recorded mark
  * and funding rate (the index comes through the scenario's recorded index process). Market
@@ -31,7 +37,12 @@ export class L2Replayer {
   readonly tracker: QueueTracker;
   readonly feedDelay: RecordedFeedDelay;
   readonly stats: L2ReplayStats = { events: 0, bookEvents: 0, recordedTrades: 0, ownFillLots: 0, tickers: 0 };
-  private cursor = 0;
+  /** The batch being replayed and the next row of it (undefined: the recording is over). */
+  private batch: L2Batch | undefined;
+  private row = 0;
+  private started = false;
+  /** The current book event's levels (one object, repointed per event). */
+  private readonly levels: LevelColumns = { side: new Uint8Array(0), priceTicks: new Float64Array(0), qtyLots: new Float64Array(0), from: 0, to: 0 };
   /** Last recorded mark (ticks) and funding rate per market, kept across tickers that omit one. */
   private readonly recorded = new Map<Market, { mark: number | undefined; rate: BigRational | undefined }>();
 
@@ -41,9 +52,10 @@ export class L2Replayer {
     readonly markets: readonly Market[],
     /** Each market's recorded price step (one step = one instrument tick), for ticker prices. */
     private readonly recordedTicks: readonly TickSize[],
-    private readonly events: readonly L2Event[],
+    /** The recording, pulled a batch at a time as the clock reaches it. */
+    private readonly feed: L2Feed,
     model: QueueModel,
-    feedDelay: RecordedFeedDelay = new RecordedFeedDelay(events),
+    feedDelay: RecordedFeedDelay,
   ) {
     this.tracker = new QueueTracker(venue, model, new Set(markets));
     this.feedDelay = feedDelay;
@@ -53,65 +65,87 @@ export class L2Replayer {
     return this.venue.clock;
   }
 
-  /** Events not yet applied. */
-  get remaining(): number {
-    return this.events.length - this.cursor;
-  }
-
-  /** Exchange time of the first and last event, if any. */
-  get span(): { firstNs: bigint; lastNs: bigint } | undefined {
-    const first = this.events[0];
-    const last = this.events[this.events.length - 1];
-    return first === undefined || last === undefined ? undefined : { firstNs: first.tsNs, lastNs: last.tsNs };
+  /** Whether recorded events are left to apply. */
+  get done(): boolean {
+    return this.started && this.batch === undefined;
   }
 
   /** Schedules the replay (events before the clock's time are applied at once, in order). */
   start(): void {
+    this.started = true;
+    this.batch = this.pull();
     this.scheduleNext();
   }
 
-  private scheduleNext(): void {
-    const next = this.events[this.cursor];
-    if (next === undefined) return;
-    this.clock.scheduleAt(next.tsNs > this.clock.nowNs ? next.tsNs : this.clock.nowNs, this.step);
+  /** Stops reading the recording (a run that ends before it does). */
+  close(): void {
+    this.batch = undefined;
+    this.feed.close();
   }
 
-  /** Applies every event of this instant, then schedules the next instant. */
+  private pull(): L2Batch | undefined {
+    for (let b = this.feed.next(); b !== undefined; b = this.feed.next()) {
+      if (b.length > 0) {
+        this.row = 0;
+        return b;
+      }
+    }
+    this.feed.close();
+    return undefined;
+  }
+
+  private scheduleNext(): void {
+    const b = this.batch;
+    if (b === undefined) return;
+    const next = b.tsNs[this.row]!;
+    this.clock.scheduleAt(next > this.clock.nowNs ? next : this.clock.nowNs, this.step);
+  }
+
+  /** Applies every event of this instant (across batches), then schedules the next instant. */
   private readonly step = (): void => {
     const now = this.clock.nowNs;
-    for (let e = this.events[this.cursor]; e !== undefined && e.tsNs <= now; e = this.events[this.cursor]) {
-      this.cursor++;
-      this.apply(e);
+    for (let b = this.batch; b !== undefined && b.tsNs[this.row]! <= now; b = this.batch) {
+      const i = this.row++;
+      this.apply(b, i);
+      if (this.row === b.length) this.batch = this.pull();
     }
     this.scheduleNext();
   };
 
-  private apply(e: L2Event): void {
+  private apply(b: L2Batch, i: number): void {
     this.stats.events++;
-    this.feedDelay.observe(e);
-    const market = this.markets[e.market]!;
-    if (e.kind === 'book') this.applyBook(market, e);
-    else if (e.kind === 'trade') this.applyTrade(market, e);
-    else this.applyTicker(market, e);
+    this.feedDelay.observe(b.feedDelayNs[i]!);
+    const market = this.markets[b.market[i]!]!;
+    const kind = b.kind[i];
+    if (kind === L2_BOOK) this.applyBook(market, b, i);
+    else if (kind === L2_TRADE) this.applyTrade(market, b.priceTicks[i]!, b.qtyLots[i]!, sideOfCode(b.side[i]!));
+    else this.applyTicker(market, b.tickers.get(i)!);
   }
 
-  private applyBook(market: Market, e: L2BookEvent): void {
+  private applyBook(market: Market, b: L2Batch, i: number): void {
     this.stats.bookEvents++;
-    const before = this.tracker.displayedBefore(market, e.updates, e.reset);
-    this.venue.exclusive(() => this.venue.external.applyLevels(market, e.updates, e.reset));
+    const levels = this.levels;
+    levels.side = b.levelSide;
+    levels.priceTicks = b.levelPrice;
+    levels.qtyLots = b.levelQty;
+    levels.from = b.levelStart[i]!;
+    levels.to = b.levelEnd[i]!;
+    const reset = b.reset[i] === 1;
+    const before = this.tracker.displayedBefore(market, levels, reset);
+    this.venue.exclusive(() => this.venue.external.applyLevelColumns(market, levels, reset));
     this.tracker.levelsChanged(market, before);
   }
 
-  private applyTrade(market: Market, e: L2TradeEvent): void {
+  private applyTrade(market: Market, priceTicks: number, qtyLots: number, takerSide: Side | undefined): void {
     this.stats.recordedTrades++;
-    const { fills, restLots } = e.takerSide === undefined ? { fills: [], restLots: e.qtyLots } : this.tracker.recordedTrade(market, e.priceTicks, e.qtyLots, e.takerSide);
+    const { fills, restLots } = takerSide === undefined ? { fills: [], restLots: qtyLots } : this.tracker.recordedTrade(market, priceTicks, qtyLots, takerSide);
     this.venue.exclusive(() => {
       for (const f of fills) {
         const order = this.venue.openOrder(f.orderId)!;
         this.venue.external.fillFromRecordedTrade(order, f.lots, f.priceTicks);
         this.stats.ownFillLots += f.lots;
       }
-      if (restLots > 0) this.venue.external.printRecordedTrade(market, e.priceTicks, restLots, e.takerSide ?? 'B');
+      if (restLots > 0) this.venue.external.printRecordedTrade(market, priceTicks, restLots, takerSide ?? 'B');
     });
   }
 

@@ -2,7 +2,7 @@ import type { Side } from '../../core/types.ts';
 import type { VenueTrade } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import { EXTERNAL_OWNER } from '../../venue/external-owner.ts';
-import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
+import type { LevelColumns } from '../../venue/external-liquidity.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import { takeFillable, type QueueModel, type QueueState } from './queue-model.ts';
@@ -22,6 +22,9 @@ export interface OwedFill {
   lots: number;
   priceTicks: number;
 }
+
+/** What `displayedBefore` returns when no order is tracked (never written to). */
+const NOTHING_WATCHED: Map<number, number> = new Map();
 
 const TERMINAL = new Set(['f', 'c', 'x', 'd', 'j']);
 
@@ -85,15 +88,21 @@ export class QueueTracker {
   }
 
   /** External lots displayed now at the levels of tracked orders that the updates touch (call before applying them). */
-  displayedBefore(market: Market, updates: readonly ExternalLevelUpdate[], reset: boolean): Map<number, number> {
-    const prev = new Map<number, number>();
+  displayedBefore(market: Market, updates: LevelColumns, reset: boolean): Map<number, number> {
     const orders = this.orders(market);
-    if (orders.length === 0) return prev; // the common case: nothing to estimate
+    if (orders.length === 0) return NOTHING_WATCHED; // the common case: nothing to estimate
+    const prev = new Map<number, number>();
     const watched = new Set<number>();
     for (const o of orders) watched.add(levelKey(o.side, o.priceTicks));
     const note = (side: Side, priceTicks: number) => prev.set(levelKey(side, priceTicks), this.venue.external.displayedLots(market, side, priceTicks));
     if (reset) for (const o of orders) note(o.side, o.priceTicks);
-    else for (const u of updates) if (watched.has(levelKey(u.side, u.priceTicks))) note(u.side, u.priceTicks);
+    else {
+      for (let i = updates.from; i < updates.to; i++) {
+        const side: Side = updates.side[i] === 1 ? 'B' : 'S';
+        const priceTicks = updates.priceTicks[i]!;
+        if (watched.has(levelKey(side, priceTicks))) note(side, priceTicks);
+      }
+    }
     return prev;
   }
 
