@@ -71,7 +71,7 @@ async function loadContext(spec: SweepSpec): Promise<SweepContext> {
   const strategyName = basename(spec.strategyFile);
   if (spec.replay === undefined) return { spec, strategyName, module, scenario: loadScenario(spec.scenario) };
   const base = spec.replay.baseScenario === undefined ? undefined : loadScenario(spec.replay.baseScenario);
-  const { scenario, events } = await replayScenario(spec.replay, base);
+  const { scenario, events } = await replayScenario(spec.replay, base, { load: true });
   return { spec, strategyName, module, scenario, replayEvents: events };
 }
 

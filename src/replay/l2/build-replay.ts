@@ -8,7 +8,9 @@ import { formatTimestampNs } from '../../core/time.ts';
 import { RecordedFeedDelay } from './feed-delay.ts';
 import type { L2Event } from './l2-event.ts';
 import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
-import { loadL2Events, type L2FileSpec } from './l2-sources.ts';
+import { streamL2Chunks, type L2FileSpec } from './l2-sources.ts';
+import { sniffFile } from '../sniff.ts';
+import { scanMinFeedDelayNs, streamFeed } from './l2-stream.ts';
 import { queueModelOf } from './queue-model.ts';
 import { arrayFeed, type L2Feed } from './l2-feed.ts';
 
@@ -33,9 +35,32 @@ export interface BuiltReplaySimulation extends BuiltSimulation {
  *   and column for a bad row.
  */
 export async function buildReplaySimulation(scenario: Scenario, options: ReplayBuildOptions = {}): Promise<BuiltReplaySimulation> {
+  const { events, ...buildOptions } = options;
+  if (events !== undefined) return buildReplaySimulationFrom(scenario, events, buildOptions);
   const spec = replaySpecOf(scenario);
-  const events = options.events ?? (await loadL2Events(replayPlan(spec, scenario).files, { skipBadRows: spec.skipBadRows }));
-  return buildReplaySimulationFrom(scenario, events, options);
+  const files = replayPlan(spec, scenario).files;
+  const read = { skipBadRows: spec.skipBadRows };
+  // Streamed: only files that may carry index prices are read first, keeping just those tickers.
+  const tickers = await indexTickers(files, read);
+  const feedDelay = new RecordedFeedDelay(() => scanMinFeedDelayNs(files, read));
+  return buildFromFeed(scenario, { feed: streamFeed(files, read), feedDelay, tickers }, buildOptions);
+}
+
+/**
+ * The tickers with an index price of the files that may have them (tardis derivative tickers,
+ * normalized Arrow files and event logs, freqtrade series), for the recorded index process; the
+ * formats of books, trades and quotes are not read for it.
+ */
+async function indexTickers(files: readonly L2FileSpec[], read: { skipBadRows: boolean }): Promise<L2Event[]> {
+  const candidates: L2FileSpec[] = [];
+  for (const f of files) {
+    const { format, firstLine } = await sniffFile(f.path);
+    if (format === 'arrow' || format.startsWith('freqtrade') || (format === 'tardis' && firstLine.includes('index_price'))) candidates.push(f);
+  }
+  const out: L2Event[] = [];
+  if (candidates.length === 0) return out;
+  for await (const chunk of streamL2Chunks(candidates, read)) for (const e of chunk) if (e.kind === 'ticker' && e.indexPrice !== undefined) out.push(e);
+  return out;
 }
 
 /** `buildReplaySimulation` with the events already loaded (`loadL2Events(replayPlan(...).files)`): synchronous. */
@@ -78,7 +103,7 @@ function replaySpecOf(scenario: Scenario): ReplaySpec {
 
 /** Options of `buildReplaySimulation`. */
 export interface ReplayBuildOptions extends Omit<BuildOptions, 'marketDataLatency'> {
-  /** Events already loaded with `loadL2Events(replayPlan(...).files)` (several runs of one recording). */
+  /** Events already loaded with `loadL2Events(replayPlan(...).files)` (several runs of one recording); else the files are streamed. */
   events?: readonly L2Event[];
 }
 

@@ -75,10 +75,12 @@ export class L2BatchBuilder {
       }
       b.levelEnd[i] = this.levels;
     } else if (e.kind === 'trade') {
+      b.levelStart[i] = b.levelEnd[i] = this.levels; // no levels (the columns are reused: never stale)
       b.side[i] = sideCode(e.takerSide);
       b.priceTicks[i] = e.priceTicks;
       b.qtyLots[i] = e.qtyLots;
     } else {
+      b.levelStart[i] = b.levelEnd[i] = this.levels;
       b.tickers.set(i, e);
     }
   }

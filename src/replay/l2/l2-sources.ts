@@ -29,11 +29,11 @@ export interface L2FileSpec {
 }
 
 /**
- * Reads every file into one time-ordered list of L2 events (exchange time; at equal times
- * tickers, then trades, then book changes, then file order). Reads are streaming; the result
- * is held in memory, so a replay can run synchronously on the sim clock.
+ * Every file's L2 events as one time-ordered stream (exchange time; at equal times tickers,
+ * then trades, then book changes, then file order), in arrays as the merged record batches
+ * are read. A replay streams it from a reader thread (`l2-stream.ts`).
  */
-export async function loadL2Events(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<L2Event[]> {
+export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): AsyncGenerator<L2Event[]> {
   const sources: RecordSource[] = [];
   const markets: { market: number; symbol: string | undefined }[] = [];
   for (const group of groupsOf(files)) {
@@ -46,12 +46,23 @@ export async function loadL2Events(files: readonly L2FileSpec[], options: { skip
       markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined });
     }
   }
-  const out: L2Event[] = [];
-  const builder = new L2EventBuilder(sources, markets, out);
+  const builder = new L2EventBuilder(sources, markets);
   for await (const batch of mergeSources(sources, 'exchange')) {
+    const out: L2Event[] = [];
+    builder.out = out;
     for (let i = 0; i < batch.records.length; i++) builder.add(batch.records[i]!, batch.source[i]!, batch.timeNs[i]!);
+    yield out;
   }
+  const out: L2Event[] = [];
+  builder.out = out;
   builder.close();
+  yield out;
+}
+
+/** `streamL2Chunks` read into memory (several runs of one recording, tests). */
+export async function loadL2Events(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<L2Event[]> {
+  const out: L2Event[] = [];
+  for await (const chunk of streamL2Chunks(files, options)) for (const e of chunk) out.push(e);
   return out;
 }
 
@@ -81,10 +92,12 @@ function checkUnits(s: RecordSource, f: L2FileSpec): void {
 class L2EventBuilder {
   private open: { event: L2BookEvent; source: number; recvNs: bigint; exchNs: bigint; symbol: string } | undefined;
 
+  /** Where events go (the stream points it at each chunk's array). */
+  out: L2Event[] = [];
+
   constructor(
     private readonly sources: readonly RecordSource[],
     private readonly markets: readonly { market: number; symbol: string | undefined }[],
-    private readonly out: L2Event[],
   ) {}
 
   add(r: MarketRecord, source: number, tsNs: bigint): void {

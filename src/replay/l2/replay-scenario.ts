@@ -10,6 +10,8 @@ import { replayPlan } from './build-replay.ts';
 import { recordedPriceTicks } from './l2-replayer.ts';
 import { ANY_SYMBOL } from '../market-arrow.ts';
 import { openRecordSources } from '../open-records.ts';
+import { scanSpan } from './l2-stream.ts';
+import { addToSpan, emptySpan } from './l2-span.ts';
 
 /** What `--replay FILES…` on the command line asks for. */
 export interface ReplayArgs {
@@ -37,14 +39,18 @@ const DEMO_USER = { username: 'trader', password: 'trader', cash: '1000000' };
  * `market.replay`), its files are replaced. Otherwise one instrument per recorded symbol
  * (named `<SYMBOL>-PERP`), the format told by the file name (`.csv[.gz]`: tardis, else a
  * Binance raw capture), start and duration covering the recording, index at the first
- * recorded price, one demo user. Returns the loaded events too, so they are read once.
+ * recorded price, one demo user. With `load`, returns the loaded events too (a sweep replays
+ * them many times); else the run streams the files and only a span pass is made here.
  */
-export async function replayScenario(args: ReplayArgs, base?: Scenario): Promise<{ scenario: Scenario; events: L2Event[] }> {
+export async function replayScenario(args: ReplayArgs, base?: Scenario, options: { load?: boolean } = {}): Promise<{ scenario: Scenario; events: L2Event[] | undefined }> {
   if (base !== undefined) {
     if (base.market === undefined) throw new RangeError(`--replay with --scenario: scenario ${base.name} has no market.replay to take the files`);
     const scenario = { ...base, market: { replay: { ...base.market.replay, files: args.files, ...(args.queueModel ? { queueModel: args.queueModel } : {}) } } };
     const checked = parseScenario(scenario, `scenario ${base.name}`);
-    return { scenario: checked, events: await loadL2Events(replayPlan(checked.market!.replay, checked).files) };
+    const files = replayPlan(checked.market!.replay, checked).files;
+    if (options.load === true) return { scenario: checked, events: await loadL2Events(files) };
+    scanSpan(files); // reads every row once: a bad file fails here, before the run
+    return { scenario: checked, events: undefined };
   }
   // Each file by its content: its symbols, and their units (its own, the flags, or known ones).
   const fixed = args.tickSize !== undefined && args.lotSize !== undefined ? { tickSize: args.tickSize, lotSize: args.lotSize } : undefined;
@@ -83,15 +89,23 @@ export async function replayScenario(args: ReplayArgs, base?: Scenario): Promise
     market: { replay },
   };
   const skeleton = parseScenario(draft, 'replay');
-  const events = await loadL2Events(replayPlan(replay, skeleton).files);
-  const first = events[0];
-  const last = events[events.length - 1];
-  if (first === undefined || last === undefined) throw new RangeError(`${args.files.join(', ')}: no events to replay`);
+  const plan = replayPlan(replay, skeleton).files;
+  // Loaded, or streamed by the run: then one pass now for the start, the end and the first prices.
+  const events = options.load === true ? await loadL2Events(plan) : undefined;
+  const span = events === undefined ? scanSpan(plan) : addToSpan(emptySpan(), events);
+  if (span.events === 0) throw new RangeError(`${args.files.join(', ')}: no events to replay`);
   const second = 1_000_000_000n;
-  const startNs = (first.tsNs / second) * second;
-  const durationSec = (last.tsNs - startNs) / second + 1n;
+  const startNs = (span.firstNs / second) * second;
+  const durationSec = (span.lastNs - startNs) / second + 1n;
   const recordedTicks = [...symbols.values()].map((v) => new TickSize(v.tickSize));
-  const instruments = skeleton.instruments.map((inst, i) => ({ ...inst, indexPrice: firstPrice(events, i, new TickSize(inst.tickSize), recordedTicks[i]!) ?? inst.indexPrice }));
+  const instruments = skeleton.instruments.map((inst, i) => {
+    const tick = new TickSize(inst.tickSize);
+    const ticks = span.firstPriceTicks[i];
+    const mark = span.firstMark[i];
+    // A recording of mark and funding only: its first mark, in instrument ticks.
+    const price = ticks !== undefined ? tick.toPrice(ticks) : mark !== undefined ? tick.toPrice(recordedPriceTicks(recordedTicks[i]!, mark)) : undefined;
+    return { ...inst, indexPrice: price ?? inst.indexPrice };
+  });
   const scenario = parseScenario({ ...draft, instruments, start: formatTimestampNs(startNs), duration: `${durationSec}s` }, 'replay');
   return { scenario, events };
 }
@@ -116,16 +130,4 @@ function instrumentSymbolOf(recorded: string): string {
   let core = recorded.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/PERP(ETUAL)?$/, '');
   if (!/(USD|USDT|USDC|EUR|BTC)$/.test(core) || core.length < 4) core = `${core.slice(0, 12)}USD`;
   return `${core.slice(0, 15)}-PERP`;
-}
-
-/** The first recorded trade or book price of market `i`, as decimal text. */
-function firstPrice(events: readonly L2Event[], i: number, tick: TickSize, recordedTick: TickSize): string | undefined {
-  for (const e of events) {
-    if (e.market !== i) continue;
-    if (e.kind === 'trade') return tick.toPrice(e.priceTicks);
-    if (e.kind === 'book' && e.updates.length > 0) return tick.toPrice(e.updates[0]!.priceTicks);
-  }
-  // A recording of mark and funding only: its first mark, in instrument ticks.
-  for (const e of events) if (e.market === i && e.kind === 'ticker' && e.markPrice !== undefined) return tick.toPrice(recordedPriceTicks(recordedTick, e.markPrice));
-  return undefined;
 }

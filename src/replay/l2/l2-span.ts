@@ -1,0 +1,31 @@
+import type { L2Event } from './l2-event.ts';
+
+/**
+ * What a scenario made for recordings named on the command line needs of them: the first and
+ * last event time, and per market the first traded or quoted price (ticks) or, for a
+ * recording of mark and funding only, the first recorded mark (decimal text).
+ */
+export interface RecordingSpan {
+  firstNs: bigint;
+  lastNs: bigint;
+  events: number;
+  firstPriceTicks: (number | undefined)[];
+  firstMark: (string | undefined)[];
+}
+
+export function emptySpan(): RecordingSpan {
+  return { firstNs: 0n, lastNs: 0n, events: 0, firstPriceTicks: [], firstMark: [] };
+}
+
+/** Adds events (in replay order) to a span. */
+export function addToSpan(span: RecordingSpan, events: Iterable<L2Event>): RecordingSpan {
+  for (const e of events) {
+    if (span.events++ === 0) span.firstNs = e.tsNs;
+    span.lastNs = e.tsNs;
+    if (span.firstPriceTicks[e.market] !== undefined) continue;
+    if (e.kind === 'trade') span.firstPriceTicks[e.market] = e.priceTicks;
+    else if (e.kind === 'book' && e.updates.length > 0) span.firstPriceTicks[e.market] = e.updates[0]!.priceTicks;
+    else if (e.kind === 'ticker' && e.markPrice !== undefined) span.firstMark[e.market] ??= e.markPrice;
+  }
+  return span;
+}
