@@ -126,10 +126,10 @@ describe('convert → replay gives the original replay', () => {
     } finally {
       process.stdout.write = write;
     }
-    const original = await replayScenario({ files: [raw] });
-    const converted = await replayScenario({ files: [arrow] });
+    const original = await replayScenario({ files: [raw] }, undefined, { load: true });
+    const converted = await replayScenario({ files: [arrow] }, undefined, { load: true });
     // The CSV conversion (decimal text, units from the known BTCUSDT ones) reads back to the same events.
-    expect((await replayScenario({ files: [csv] })).events).toEqual(original.events);
+    expect((await replayScenario({ files: [csv] }, undefined, { load: true })).events).toEqual(original.events);
     const withoutPaths = (r: typeof original) => ({ ...r.scenario, market: { replay: { ...r.scenario.market!.replay, files: [] } } });
     expect(withoutPaths(converted)).toEqual(withoutPaths(original));
     expect(converted.events).toEqual(original.events);

@@ -48,7 +48,7 @@ function scriptedTaker(orders: readonly { atNs: bigint; askTicks: number }[]): S
 
 describe('record → replay gives the original replay', () => {
   it('records the served replay of tardis quotes and trades with perpsim record, and a scripted taker gets the same fills from the recording as from the original files', async () => {
-    const original = await replayScenario({ files: FILES, tickSize: '0.01', lotSize: '0.001' });
+    const original = await replayScenario({ files: FILES, tickSize: '0.01', lotSize: '0.001' }, undefined, { load: true });
     const serving = await startServing(parseServeArgs(['--replay', ...FILES, ...UNITS, '--port', '0', '--manual', '--admin-token', 'T'], {}), { scryptCost: 1024 });
     const out = join(tmp, 'md.arrow');
     const clock = serving.exchange.venue.clock;
@@ -76,12 +76,12 @@ describe('record → replay gives the original replay', () => {
       await recorder.stop();
       await serving.close();
     }
-    const recorded = await replayScenario({ files: [out] });
+    const recorded = await replayScenario({ files: [out] }, undefined, { load: true });
     expect(recorded.scenario.instruments.map((i) => [i.symbol, i.tickSize])).toEqual([[SYMBOL, '0.00001']]);
     // Every 2 s of the recorded window (from 3 s in), one lot at the recorded ask of that moment.
     const orders: { atNs: bigint; askTicks: number }[] = [];
     for (let t = windowNs.startNs + 3n * SECOND; t < windowNs.endNs - SECOND; t += 2n * SECOND) {
-      const askTicks = askAt(original.events, t);
+      const askTicks = askAt(original.events!, t);
       if (askTicks !== undefined) orders.push({ atNs: t, askTicks });
     }
     expect(orders.length).toBeGreaterThan(10);
