@@ -3,6 +3,7 @@ import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import { fileSource } from './file-source.ts';
 import { ChunkedStream } from './chunked-stream.ts';
+import { scanStreamMessage, type ScannedData } from './binance-scan.ts';
 import { decimalSteps } from './fields.ts';
 import type { Level } from './levels.ts';
 import { ReplayError, RowErrors } from './replay-error.ts';
@@ -122,7 +123,9 @@ async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErro
 }
 
 const NS_PER_MS = 1_000_000n;
-
+/** Streams the scanner reads (the others go to JSON.parse). */
+const scansStream = (stream: string): boolean => stream.endsWith('@trade') || DEPTH_STREAM.test(stream);
+const DEPTH_STREAM = /@depth(@\d+ms)?$/;
 /** Decodes one line; every failure names the line and the JSON field. */
 class LineDecoder {
   private line = 0;
@@ -139,6 +142,9 @@ class LineDecoder {
     const tsText = space < 0 ? '' : text.slice(0, space);
     if (!/^\d{1,19}$/.test(tsText)) throw this.error('1', 'a line must start with the receipt time in ns and a space');
     const localTsNs = BigInt(tsText);
+    const scanned = scanStreamMessage(text, space + 1, scansStream);
+    const fast = scanned === undefined ? undefined : this.fromScanned(scanned, localTsNs, line);
+    if (fast !== undefined) return fast;
     let json: unknown;
     try {
       json = JSON.parse(text.slice(space + 1));
@@ -183,6 +189,50 @@ class LineDecoder {
       };
     }
     throw this.error('stream', `stream ${JSON.stringify(stream)} is not depth, trade or bookTicker`);
+  }
+
+  /**
+   * A depth or trade message from the scanner, or undefined when a field is missing or of
+   * another type (the JSON path then decodes the line and names the problem).
+   */
+  private fromScanned(d: ScannedData, localTsNs: bigint, line: number): BinanceRawEvent | undefined {
+    const E = d.ints.get('E');
+    const T = d.ints.get('T');
+    if (E === undefined || T === undefined) return undefined;
+    const common = { localTsNs, eventTsNs: BigInt(E) * NS_PER_MS, transactTsNs: BigInt(T) * NS_PER_MS, line };
+    if (d.stream.endsWith('@trade')) {
+      const t = d.ints.get('t');
+      const p = d.strings.get('p');
+      const q = d.strings.get('q');
+      const m = d.flags.get('m');
+      if (t === undefined || p === undefined || q === undefined || m === undefined) return undefined;
+      const priceTicks = decimalSteps(p, this.tick);
+      const qtyLots = decimalSteps(q, this.lot);
+      if (priceTicks === undefined || qtyLots === undefined) return undefined;
+      return { kind: 'trade', ...common, tradeId: t, priceTicks, qtyLots, takerSide: m ? 'S' : 'B' };
+    }
+    if (!DEPTH_STREAM.test(d.stream)) return undefined;
+    const U = d.ints.get('U');
+    const u = d.ints.get('u');
+    const pu = d.ints.get('pu');
+    const b = d.pairs.get('b');
+    const a = d.pairs.get('a');
+    if (U === undefined || u === undefined || pu === undefined || b === undefined || a === undefined) return undefined;
+    const bids = this.scannedLevels(b);
+    const asks = this.scannedLevels(a);
+    if (bids === undefined || asks === undefined) return undefined;
+    return { kind: 'depth', ...common, firstUpdateId: U, finalUpdateId: u, prevFinalUpdateId: pu, bids, asks };
+  }
+
+  private scannedLevels(flat: readonly string[]): Level[] | undefined {
+    const out: Level[] = new Array(flat.length / 2);
+    for (let i = 0; i < flat.length; i += 2) {
+      const priceTicks = decimalSteps(flat[i]!, this.tick);
+      const qtyLots = decimalSteps(flat[i + 1]!, this.lot);
+      if (priceTicks === undefined || qtyLots === undefined) return undefined;
+      out[i / 2] = { priceTicks, qtyLots };
+    }
+    return out;
   }
 
   private snapshot(json: Record<string, unknown>, localTsNs: bigint): BinanceDepthSnapshot {
