@@ -1,7 +1,11 @@
 // The reader thread of a streamed replay (l2-stream.ts). Threads do not inherit the tsx loader
-// the main thread registered (src/cli/bin.js), so it registers its own before importing the
-// TypeScript reader, as the sweep's pool worker does.
-import { register } from 'tsx/esm/api';
+// the main thread registered (src/cli/bin.js): in a checkout, where the reader is TypeScript,
+// it registers its own first, as the sweep's pool worker does. The built package (dist/, this
+// import rewritten to .js by scripts/copy-assets.mjs) needs no loader.
+import { existsSync } from 'node:fs';
 
-register();
+if (existsSync(new URL('./l2-stream-thread.ts', import.meta.url))) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import('./l2-stream-thread.ts');
