@@ -9,7 +9,7 @@ import { parseDuration } from '../core/time.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
 import { replayScenario } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
-import type { Scenario } from '../scenario/schema.ts';
+import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
 import { costWarning } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { replayErrorLine, type ReplayRequest } from './replay-flags.ts';
@@ -35,6 +35,8 @@ export interface BacktestRequest {
   outDir?: string;
   /** `--sample-interval`: equity sampling on the sim clock (default adapts to the run length). */
   sampleIntervalNs?: bigint;
+  /** `--latency-file` / `--latency-activity`: the strategy's order latency (default: the scenario's). */
+  orderLatency?: LatencyModelSpec;
 }
 
 /** What a backtest wrote. */
@@ -80,6 +82,7 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
   const warning = costWarning('backtest', request.durationNs ?? parseDuration(scenario.duration) ?? 0n);
   if (warning !== undefined) progressOut.write(`${warning}\n`);
   if (request.sampleIntervalNs !== undefined) config.sampleIntervalNs = request.sampleIntervalNs;
+  if (request.orderLatency !== undefined) config.orderLatency = request.orderLatency;
   let progress: Progress | undefined;
   config.onProgress = (tNs, startNs, endNs) => {
     progress ??= new Progress(progressOut, startNs, endNs, `perpsim backtest ${name}`);

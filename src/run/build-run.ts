@@ -66,11 +66,11 @@ export async function buildRun(scenario: Scenario, options: RunOptions = {}): Pr
 function portLatencyOf(parts: BuiltSimulation, scenario: Scenario, recordedMarketData: LatencyModel | undefined): BuiltRun['portLatency'] {
   return (username, overrides = {}) => {
     const streams = parts.sim.streams;
-    const orderLatency = latencyModelOf(overrides.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, streams.get(`latency:${username}:order`));
+    const orderLatency = latencyModelOf(overrides.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, streams.get(`latency:${username}:order`), parts.sim.venue);
     const marketDataLatency =
       overrides.marketData === undefined && recordedMarketData !== undefined
         ? recordedMarketData
-        : latencyModelOf(overrides.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, streams.get(`latency:${username}:md`));
+        : latencyModelOf(overrides.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, streams.get(`latency:${username}:md`), parts.sim.venue);
     return { orderLatency, marketDataLatency };
   };
 }

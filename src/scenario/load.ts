@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveLatencyFiles } from './latency-files.ts';
 import { resolveRecordedIndexes } from './recorded-series.ts';
 import { resolveReplayPaths } from './replay-schema.ts';
 import { describeIssue, scenarioSchema, type Scenario } from './schema.ts';
@@ -38,10 +39,16 @@ export function loadScenario(nameOrFile: string): Scenario {
   const parsed = parseScenario(raw, file);
   // Recorded market files are named relative to the scenario file, like recorded indexes.
   const scenario = parsed.market === undefined ? parsed : { ...parsed, market: { replay: resolveReplayPaths(parsed.market.replay, dirname(file)) } };
+  let indexed: Scenario;
   try {
-    return resolveRecordedIndexes(scenario, dirname(file));
+    indexed = resolveRecordedIndexes(scenario, dirname(file));
   } catch (e) {
     throw new ScenarioError(`${file}: index: ${(e as Error).message}`);
+  }
+  try {
+    return resolveLatencyFiles(indexed, dirname(file));
+  } catch (e) {
+    throw new ScenarioError(`${file}: latency: ${(e as Error).message}`);
   }
 }
 

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { parseDuration, parseTimestamp } from '../core/time.ts';
+import { latencyModelSchema } from './latency-schema.ts';
+
+export { latencyModelSchema } from './latency-schema.ts';
 
 /**
  * The synthetic-market parts of a scenario: index processes, agents, shocks and latency
@@ -10,13 +13,6 @@ const nonNegative = z.number().nonnegative();
 const positive = z.number().positive();
 const positiveDecimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal string');
 const dateTime = z.string().refine((t) => parseTimestamp(t) !== undefined, 'must be an RFC 3339 date-time such as "2026-01-01T00:00:00Z"');
-
-/** A one-way delay: a floor plus log-normal jitter (median `jitterMs`, shape `sigma`). */
-export const latencyModelSchema = z.strictObject({
-  floorMs: nonNegative,
-  jitterMs: nonNegative.default(0),
-  sigma: positive.default(0.5),
-});
 
 /** Order-path and market-data delays of an agent (or the scenario's defaults). */
 export const latencySchema = z.strictObject({
@@ -198,5 +194,5 @@ export type AgentSpec = z.infer<typeof agentSchema>;
 export type ShockSpec = z.infer<typeof shockSchema>;
 /** Validated order-path and market-data latencies. */
 export type LatencySpec = z.infer<typeof latencySchema>;
-/** One validated latency model (floor + log-normal jitter). */
-export type LatencyModelSpec = z.infer<typeof latencyModelSchema>;
+/** One validated latency model (see latency-schema.ts). */
+export type { LatencyModelSpec } from './latency-schema.ts';

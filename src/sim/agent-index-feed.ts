@@ -48,7 +48,7 @@ export class AgentIndexFeed implements IndexOracle {
       this.seen.set(actor.symbol, actor.level);
       actor.onUpdate((symbol, price) => {
         // In order, like any one feed: a later level never overtakes an earlier one.
-        let at = this.clock.nowNs + BigInt(this.latency.sampleNs());
+        let at = this.clock.nowNs + BigInt(this.latency.sampleNs(this.clock.nowSec, this.clock.nowNanos));
         if (at < lastAt) at = lastAt;
         lastAt = at;
         this.clock.scheduleAt(at, () => {

@@ -81,8 +81,8 @@ export function buildSimulationParts(scenario: Scenario, options: BuildOptions =
   const agents: BuiltAgent[] = [];
   const addAgent = (name: string, kind: string, symbols: string[], cash: string, latency: { order?: LatencyModelSpec | undefined; marketData?: LatencyModelSpec | undefined } | undefined, make: (env: AgentEnvironment & { index: IndexOracle }) => Strategy) => {
     const account = sim.venue.addUser(name, parseMoney(cash));
-    const orderLatency = latencyModelOf(latency?.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:order`));
-    const marketDataLatency = options.marketDataLatency ?? latencyModelOf(latency?.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:md`));
+    const orderLatency = latencyModelOf(latency?.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:order`), sim.venue);
+    const marketDataLatency = options.marketDataLatency ?? latencyModelOf(latency?.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:md`), sim.venue);
     const port = new InProcessPort(sim.venue, account, { orderLatency, marketDataLatency });
     const markets: AgentMarket[] = symbols.map((symbol) => {
       const m = sim.venue.market(symbol)!;

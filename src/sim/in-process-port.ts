@@ -96,6 +96,7 @@ export class InProcessPort implements ExchangePort, PortSink {
           timeInForce: order.timeInForce,
           postOnly: order.postOnly ?? false,
         }).id,
+      order,
     );
   }
 
@@ -167,7 +168,7 @@ export class InProcessPort implements ExchangePort, PortSink {
   }
 
   /** Request → venue → response, each leg after a sampled latency. */
-  private call<T>(fn: () => T): Promise<T> {
+  private call<T>(fn: () => T, order?: NewOrder): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.send(this.toVenue, this.orderLatency, () => {
         let outcome: { ok: true; value: T } | { ok: false; error: Error };
@@ -177,18 +178,21 @@ export class InProcessPort implements ExchangePort, PortSink {
           if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError)) throw e;
           outcome = { ok: false, error: e };
         }
-        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)));
-      });
+        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), order);
+      }, order);
     });
   }
 
-  /** Sends `fn` down `channel` after a latency sample, never overtaking the channel's last message. */
-  private send(channel: Channel, latency: LatencyModel, fn: () => void): void {
+  /**
+   * Sends `fn` down `channel` after a latency sample (told the time and the new order the
+   * message carries, if any), never overtaking the channel's last message.
+   */
+  private send(channel: Channel, latency: LatencyModel, fn: () => void, order?: NewOrder): void {
     const nowSec = this.clock.nowSec;
     const nowNanos = this.clock.nowNanos;
     // Arrival as (sec, nanos) on plain numbers: this runs for every message.
     let sec = nowSec;
-    let nanos = nowNanos + latency.sampleNs();
+    let nanos = nowNanos + latency.sampleNs(nowSec, nowNanos, order);
     if (nanos >= NS_PER_S) {
       const carry = Math.floor(nanos / NS_PER_S);
       sec += carry;

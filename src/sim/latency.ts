@@ -1,8 +1,21 @@
+import type { TimeNs } from '../core/types.ts';
 import type { RandomStream } from '../random/random-stream.ts';
+import type { NewOrder } from '../wire/order.ts';
 
-/** A one-way delay, sampled per message, in integer nanoseconds. */
+/**
+ * A one-way delay in integer nanoseconds, sampled per message. The model is told when the
+ * message leaves (sim time as Unix seconds + nanoseconds, the clock's own exact form: no
+ * bigint per message) and, on the order path, the new order it carries: a recorded latency
+ * series is read at that time, a market-activity model measures the market up to it. Models
+ * that need neither ignore them.
+ */
 export interface LatencyModel {
-  sampleNs(): number;
+  sampleNs(sec: number, nanos: number, order?: NewOrder): number;
+}
+
+/** A time as the latency models take it, from exact ns (for callers holding a bigint). */
+export function secNanos(tNs: TimeNs): [sec: number, nanos: number] {
+  return [Number(tNs / 1_000_000_000n), Number(tNs % 1_000_000_000n)];
 }
 
 /** The same delay every time. */

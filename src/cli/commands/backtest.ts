@@ -1,6 +1,7 @@
 import type { PerpsimCommand } from '../program.ts';
 import type { BacktestRequest } from '../backtest-command.ts';
 import { durationOption, textOption } from '../option-parsers.ts';
+import { addLatencyOptions, orderLatencyOf, type LatencyOptionValues } from '../latency-flags.ts';
 import { addReplayOptions, addScenarioOptions, DEFAULT_SCENARIO, replayRequest, type ReplayOptionValues, type ScenarioOptions } from './scenario-options.ts';
 
 export function register(program: PerpsimCommand): void {
@@ -17,7 +18,7 @@ export function register(program: PerpsimCommand): void {
     .option('--cash <c>', "starting cash of the strategy's account (default: 1000000)", textOption('cash'))
     .option('--sample-interval <d>', 'equity sampling interval on the sim clock, such as 1s or 1m (default: the finest of 1s … 1h giving at most 2000 samples)', durationOption('sample-interval'))
     .option('--out <dir>', 'output directory (default: out/backtest-<strategy>-<scenario>-<seed>)', textOption('out'));
-  addReplayOptions(cmd).action(async (strategyFile: string, opts: ScenarioOptions & ReplayOptionValues & { params?: string; cash?: string; out?: string; sampleInterval?: bigint }) => {
+  addLatencyOptions(addReplayOptions(cmd)).action(async (strategyFile: string, opts: ScenarioOptions & ReplayOptionValues & LatencyOptionValues & { params?: string; cash?: string; out?: string; sampleInterval?: bigint }) => {
     const { backtestCommand } = await import('../backtest-command.ts');
     const request: BacktestRequest = { strategyFile, scenario: opts.scenario ?? DEFAULT_SCENARIO };
     const replay = replayRequest(opts);
@@ -28,6 +29,8 @@ export function register(program: PerpsimCommand): void {
     if (opts.cash !== undefined) request.cash = opts.cash;
     if (opts.out !== undefined) request.outDir = opts.out;
     if (opts.sampleInterval !== undefined) request.sampleIntervalNs = opts.sampleInterval;
+    const orderLatency = orderLatencyOf(opts);
+    if (orderLatency !== undefined) request.orderLatency = orderLatency;
     return backtestCommand(request);
   });
 }
