@@ -30,6 +30,12 @@ export const replaySchema = z.strictObject({
     z.string().min(1),
     z.union([z.string().min(1), z.strictObject({ symbol: z.string().min(1), lotSize: positiveDecimal.default('1'), tickSize: positiveDecimal.optional() })]),
   ),
+  /**
+   * `l2` (default): the recording's levels are the book. `l1`: L1 + trades — only top of book
+   * (Binance bookTicker, tardis quotes), trades and tickers are read; the recorded touch is the
+   * book, and levels behind it are unknown to the queue estimate (src/replay/l1).
+   */
+  mode: z.enum(['l2', 'l1']).default('l2'),
   /** How an order's place in a recorded level moves: risk-averse (trades only) or prob (trades and cancels). */
   queueModel: queueModelSchema.default('risk-averse'),
   /** Market data to agents: the recorded feed delay (`"recorded"`, default) or a latency model. */

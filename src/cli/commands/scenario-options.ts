@@ -17,6 +17,7 @@ export interface ScenarioOptions {
 export interface ReplayOptionValues {
   replay?: string[];
   queueModel?: 'risk-averse' | 'prob';
+  replayMode?: 'l2' | 'l1';
   tickSize?: string;
   lotSize?: string;
 }
@@ -33,6 +34,7 @@ export function addScenarioOptions<C extends Command>(cmd: C, durationDefault = 
 export function addReplayOptions<C extends Command>(cmd: C): C {
   return cmd
     .option('--replay <files...>', 'recordings to replay, any readable format told by content (several: space- or comma-separated, or --replay repeated; see the README table); with --scenario, into its market.replay (default: none)')
+    .option('--replay-mode <mode>', 'l2: the recorded levels are the book; l1: L1 + trades, the recorded top of book (bookTicker, quotes) is the book and only it and the trades are read (default: l2)', choiceOption('replay-mode', ['l2', 'l1'] as const))
     .option('--queue-model <model>', 'queue position estimate for --replay: risk-averse or prob (default: risk-averse)', choiceOption('queue-model', ['risk-averse', 'prob'] as const))
     .option('--tick-size <t>', 'recorded price step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('tick-size'))
     .option('--lot-size <l>', 'recorded quantity step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('lot-size'));
@@ -45,7 +47,7 @@ export function addReplayOptions<C extends Command>(cmd: C): C {
  */
 export function replayRequest(opts: ReplayOptionValues & { scenario?: string }): ReplayRequest | undefined {
   if (opts.replay === undefined) {
-    const stray = (['queueModel', 'tickSize', 'lotSize'] as const).find((k) => opts[k] !== undefined);
+    const stray = (['replayMode', 'queueModel', 'tickSize', 'lotSize'] as const).find((k) => opts[k] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${stray.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --replay FILES`);
     return undefined;
   }
@@ -54,6 +56,7 @@ export function replayRequest(opts: ReplayOptionValues & { scenario?: string }):
   const files = opts.replay.flatMap((f) => f.split(',')).filter((f) => f.length > 0);
   const request: ReplayRequest = { files };
   if (opts.queueModel !== undefined) request.queueModel = opts.queueModel;
+  if (opts.replayMode !== undefined) request.mode = opts.replayMode;
   if (opts.tickSize !== undefined) request.tickSize = opts.tickSize;
   if (opts.lotSize !== undefined) request.lotSize = opts.lotSize;
   if (opts.scenario !== undefined) request.baseScenario = opts.scenario;

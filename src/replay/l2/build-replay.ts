@@ -13,6 +13,7 @@ import { sniffFile } from '../sniff.ts';
 import { scanMinFeedDelayNs, streamFeed } from './l2-stream.ts';
 import { queueModelOf } from './queue-model.ts';
 import { arrayFeed, type L2Feed } from './l2-feed.ts';
+import { RecordedTouch } from '../l1/recorded-touch.ts';
 
 /** A built simulation whose market comes from recordings, with the replayer. */
 export interface BuiltReplaySimulation extends BuiltSimulation {
@@ -90,7 +91,7 @@ function buildFromFeed(scenario: Scenario, recording: ReplayRecording, options: 
       : buildSimulationParts({ ...withIndex, latency: { ...withIndex.latency, marketData: md } }, options);
   const { sim } = parts;
   const markets: Market[] = symbols.map((s) => sim.venue.market(s)!);
-  const replayer = new L2Replayer(sim.venue, markets, recordedTicks, recording.feed, queueModelOf(spec.queueModel), feedDelay);
+  const replayer = new L2Replayer(sim.venue, markets, recordedTicks, recording.feed, queueModelOf(spec.queueModel), feedDelay, spec.mode === 'l1' ? new RecordedTouch() : undefined);
   sim.onStart(() => replayer.start());
   return { ...parts, replayer, recordedMarketDataLatency: md === 'recorded' ? feedDelay : undefined };
 }
@@ -118,7 +119,7 @@ export function replayPlan(spec: ReplaySpec, scenario: Scenario): { symbols: str
       symbols.push(symbol);
       recordedTicks.push(new TickSize(tickSize ?? inst.tickSize));
     }
-    return { path: f.path, market: symbols.indexOf(symbol), tickSize: tickSize ?? inst.tickSize, lotSize, symbol: f.recordedSymbol };
+    return { path: f.path, market: symbols.indexOf(symbol), tickSize: tickSize ?? inst.tickSize, lotSize, symbol: f.recordedSymbol, ...(spec.mode === 'l1' ? { l1: true } : {}) };
   });
   return { symbols, files, recordedTicks };
 }

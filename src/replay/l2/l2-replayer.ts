@@ -10,6 +10,7 @@ import type { RecordedFeedDelay } from './feed-delay.ts';
 import { L2_BOOK, L2_TRADE, sideOfCode, type L2Batch } from './l2-batch.ts';
 import type { L2TickerEvent } from './l2-event.ts';
 import type { L2Feed } from './l2-feed.ts';
+import type { RecordedTouch } from '../l1/recorded-touch.ts';
 import type { QueueModel } from './queue-model.ts';
 import { QueueTracker } from './queue-tracker.ts';
 
@@ -56,8 +57,10 @@ export class L2Replayer {
     private readonly feed: L2Feed,
     model: QueueModel,
     feedDelay: RecordedFeedDelay,
+    /** An L1 replay's recorded touch (src/replay/l1): levels behind it are unknown to the queue estimate. */
+    private readonly touch?: RecordedTouch,
   ) {
-    this.tracker = new QueueTracker(venue, model, new Set(markets));
+    this.tracker = new QueueTracker(venue, model, new Set(markets), touch?.hidden);
     this.feedDelay = feedDelay;
   }
 
@@ -133,6 +136,7 @@ export class L2Replayer {
     const reset = b.reset[i] === 1;
     const before = this.tracker.displayedBefore(market, levels, reset);
     this.venue.exclusive(() => this.venue.external.applyLevelColumns(market, levels, reset));
+    this.touch?.observe(market, levels);
     this.tracker.levelsChanged(market, before);
   }
 

@@ -2,6 +2,7 @@ import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
 import type { MarketRecord } from '../market-records.ts';
 import { mergeSources } from '../market-stream.ts';
 import { openRecordSources, type RecordSource } from '../open-records.ts';
+import { isL1Record, touchEvent } from '../l1/l1-records.ts';
 import { ReplayError } from '../replay-error.ts';
 import type { L2BookEvent, L2Event } from './l2-event.ts';
 
@@ -26,6 +27,8 @@ export interface L2FileSpec {
   lotSize: string;
   /** Of a file holding several symbols (a recording, a normalized file): the one this market takes. */
   symbol?: string;
+  /** An L1 + trades replay (src/replay/l1): its level rows are dropped, its quotes are the book. */
+  l1?: boolean;
 }
 
 /**
@@ -35,7 +38,7 @@ export interface L2FileSpec {
  */
 export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): AsyncGenerator<L2Event[]> {
   const sources: RecordSource[] = [];
-  const markets: { market: number; symbol: string | undefined }[] = [];
+  const markets: { market: number; symbol: string | undefined; l1: boolean }[] = [];
   for (const group of groupsOf(files)) {
     const f = group[0]!;
     const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
@@ -43,7 +46,7 @@ export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { s
       checkUnits(s, f);
       sources.push(s);
       // Only a file of several symbols is filtered (a file's own symbol name may differ from the scenario's key).
-      markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined });
+      markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined, l1: f.l1 === true });
     }
   }
   const builder = new L2EventBuilder(sources, markets);
@@ -97,12 +100,13 @@ class L2EventBuilder {
 
   constructor(
     private readonly sources: readonly RecordSource[],
-    private readonly markets: readonly { market: number; symbol: string | undefined }[],
+    private readonly markets: readonly { market: number; symbol: string | undefined; l1: boolean }[],
   ) {}
 
   add(r: MarketRecord, source: number, tsNs: bigint): void {
     const m = this.markets[source]!;
     if (m.symbol !== undefined && r.symbol !== m.symbol) return;
+    if (m.l1 && !isL1Record(r)) return;
     const market = m.market;
     const feedDelayNs = r.recvNs - r.exchNs;
     if (r.kind === 'book') {
@@ -120,6 +124,7 @@ class L2EventBuilder {
     if (r.kind === 'trade') {
       this.out.push({ kind: 'trade', tsNs, feedDelayNs, market, priceTicks: r.priceTicks, qtyLots: r.qtyLots, takerSide: r.side });
     } else if (r.kind === 'quote') {
+      if (m.l1) return void this.out.push(touchEvent(r, market, tsNs, feedDelayNs));
       if (this.sources[source]!.quotes !== 'book') return;
       const updates: ExternalLevelUpdate[] = [];
       if (r.bidTicks !== undefined && r.bidQtyLots !== undefined) updates.push({ side: 'B', priceTicks: r.bidTicks, qtyLots: r.bidQtyLots });

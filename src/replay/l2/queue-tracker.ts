@@ -14,7 +14,12 @@ export interface TrackedOrder extends QueueState {
   priceTicks: number;
   /** Arrival order, for deterministic priority among own orders at one price. */
   seq: number;
+  /** L1 replay: its level is behind the recorded touch, not shown (the estimate is kept). */
+  unseen?: boolean;
 }
+
+/** Whether the recording does not show a level (an L1 replay's levels behind the touch). */
+export type LevelHidden = (market: Market, side: Side, priceTicks: number) => boolean;
 
 /** A fill the replay owes an account order because a recorded trade reached it. */
 export interface OwedFill {
@@ -44,6 +49,8 @@ export class QueueTracker {
     private readonly venue: Venue,
     readonly model: QueueModel,
     private readonly markets: ReadonlySet<Market>,
+    /** Levels the recording does not show (L1): unknown, not empty; default every level is shown. */
+    private readonly hidden?: LevelHidden,
   ) {
     venue.subscribe({
       orderFeed: (_userId, feed) => this.onFeed(feed),
@@ -112,11 +119,25 @@ export class QueueTracker {
    */
   levelsChanged(market: Market, prev: Map<number, number>): void {
     for (const o of this.orders(market)) {
-      const before = prev.get(levelKey(o.side, o.priceTicks));
       const after = this.venue.external.displayedLots(market, o.side, o.priceTicks);
+      if (this.hidden !== undefined && this.unseenLevel(market, o, after)) continue;
+      const before = prev.get(levelKey(o.side, o.priceTicks));
       if (before === undefined) o.ahead = Math.min(o.ahead, after);
       else if (after !== before) this.model.levelChanged(o, before, after);
     }
+  }
+
+  /**
+   * L1: an order whose level is not shown keeps its estimate (true: skip it); one whose level
+   * shows again after being unseen joins behind at most what is shown.
+   */
+  private unseenLevel(market: Market, o: TrackedOrder, shownLots: number): boolean {
+    if (this.hidden!(market, o.side, o.priceTicks)) return (o.unseen = true);
+    if (o.unseen !== true) return false;
+    o.unseen = false;
+    o.ahead = Math.min(o.ahead, shownLots);
+    o.tradedSinceChange = 0;
+    return true;
   }
 
   private onFeed(feed: OrderFeed): void {
@@ -128,9 +149,10 @@ export class QueueTracker {
     this.byMarket.set(market, list);
     if (feed.t === 'n') {
       const priceTicks = market.instrument.tick.toTicks(wire.p)!;
-      // Joins behind what the recording displays at its price now.
-      const ahead = this.venue.external.displayedLots(market, wire.d, priceTicks);
-      list.push({ orderId: wire.oid, side: wire.d, priceTicks, seq: this.seq++, ahead, tradedSinceChange: 0 });
+      // Joins behind what the recording displays at its price now (L1, a level not shown: unknown).
+      const unseen = this.hidden?.(market, wire.d, priceTicks) === true;
+      const ahead = unseen ? Infinity : this.venue.external.displayedLots(market, wire.d, priceTicks);
+      list.push({ orderId: wire.oid, side: wire.d, priceTicks, seq: this.seq++, ahead, tradedSinceChange: 0, ...(unseen ? { unseen } : {}) });
     } else if (TERMINAL.has(feed.t)) {
       const i = list.findIndex((o) => o.orderId === wire.oid);
       if (i >= 0) list.splice(i, 1);

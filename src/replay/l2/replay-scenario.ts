@@ -16,6 +16,8 @@ import { addToSpan, emptySpan } from './l2-span.ts';
 /** What `--replay FILES…` on the command line asks for. */
 export interface ReplayArgs {
   files: string[];
+  /** `l1`: L1 + trades (top of book and trades only); default `l2` (or the base scenario's). */
+  mode?: 'l2' | 'l1';
   /** Queue model name (`risk-averse` or `prob`). */
   queueModel?: 'risk-averse' | 'prob';
   /** Price tick and recording quantity per lot, when the symbol is not a known one. */
@@ -45,7 +47,7 @@ const DEMO_USER = { username: 'trader', password: 'trader', cash: '1000000' };
 export async function replayScenario(args: ReplayArgs, base?: Scenario, options: { load?: boolean } = {}): Promise<{ scenario: Scenario; events: L2Event[] | undefined }> {
   if (base !== undefined) {
     if (base.market === undefined) throw new RangeError(`--replay with --scenario: scenario ${base.name} has no market.replay to take the files`);
-    const scenario = { ...base, market: { replay: { ...base.market.replay, files: args.files, ...(args.queueModel ? { queueModel: args.queueModel } : {}) } } };
+    const scenario = { ...base, market: { replay: { ...base.market.replay, files: args.files, ...(args.queueModel ? { queueModel: args.queueModel } : {}), ...(args.mode ? { mode: args.mode } : {}) } } };
     const checked = parseScenario(scenario, `scenario ${base.name}`);
     const files = replayPlan(checked.market!.replay, checked).files;
     if (options.load === true) return { scenario: checked, events: await loadL2Events(files) };
@@ -77,6 +79,7 @@ export async function replayScenario(args: ReplayArgs, base?: Scenario, options:
   const replay: ReplaySpec = {
     files,
     symbolMap: Object.fromEntries([...symbols].map(([k, v]) => [k, { symbol: v.symbol, lotSize: v.lotSize, tickSize: v.tickSize }])),
+    mode: args.mode ?? 'l2',
     queueModel: args.queueModel ?? 'risk-averse',
     latency: { marketData: 'recorded' },
     skipBadRows: false,
