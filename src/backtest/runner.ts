@@ -36,8 +36,8 @@ export interface BacktestConfig {
   stopGraceNs?: TimeNs;
   /** Adds actors to the simulation before it starts (e.g. scripted counterparties); runs after the strategy's account exists. */
   setup?: (sim: Simulation) => void;
-  /** Called now and then with the sim time reached and the run's span (for progress bars). */
-  onProgress?: (tNs: TimeNs, startNs: TimeNs, endNs: TimeNs) => void;
+  /** Called now and then with the sim time reached, the run's span and, on a recorded market, the records replayed (for progress bars). */
+  onProgress?: (tNs: TimeNs, startNs: TimeNs, endNs: TimeNs, records: number | undefined) => void;
 }
 
 /** Everything a backtest recorded; `metrics.ts` turns it into numbers. */
@@ -127,11 +127,11 @@ export async function runBacktest(strategy: Strategy, config: BacktestConfig): P
   let ended = false;
   sim.clock.scheduleAt(sim.endNs, () => (ended = true));
   const onProgress = config.onProgress;
-  const events = await runEvents(sim, port, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs)));
+  const events = await runEvents(sim, port, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs, built.replayer?.stats.events)));
   sim.clock.runUntil(sim.endNs); // the rest of the last instant
   await settle(port);
   recorder.sample();
-  onProgress?.(sim.endNs, sim.startNs, sim.endNs);
+  onProgress?.(sim.endNs, sim.startNs, sim.endNs, built.replayer?.stats.events);
 
   const result = collect(sim, config, recorder, account, username, startingCash, interval, events);
   recorder.stop();

@@ -7,13 +7,12 @@ import { importStrategyModule, instantiateStrategy, oneLine, StrategyLoadError, 
 import { parseMoney } from '../core/money.ts';
 import { parseDuration } from '../core/time.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
-import { replayScenario } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
 import { costWarning } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
-import { replayErrorLine, type ReplayRequest } from './replay-flags.ts';
-import { Progress, type ProgressStream } from './progress.ts';
+import { requestedScenario, type ReplayRequest } from './replay-flags.ts';
+import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
 import { resolveScenario } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -35,6 +34,8 @@ export interface BacktestRequest {
   outDir?: string;
   /** `--sample-interval`: equity sampling on the sim clock (default adapts to the run length). */
   sampleIntervalNs?: bigint;
+  /** `--quiet`: no progress on stderr. */
+  quiet?: boolean;
   /** `--latency-file` / `--latency-activity`: the strategy's order latency (default: the scenario's). */
   orderLatency?: LatencyModelSpec;
 }
@@ -50,7 +51,7 @@ export interface BacktestOutcome {
 /** `perpsim backtest`: runs the request (flags parsed by `commands/backtest.ts`) and prints the metrics. */
 export async function backtestCommand(request: BacktestRequest): Promise<number> {
   const wallStart = performance.now();
-  const { report, result, outDir } = await executeBacktest(request, process.stderr);
+  const { report, result, outDir } = await executeBacktest(request, request.quiet === true ? NO_PROGRESS : process.stderr);
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const w = (line: string) => process.stdout.write(`${line}\n`);
   w(`perpsim backtest: ${report.strategy} on ${report.scenario}, seed ${report.seed}, ${report.duration} of sim time → ${outDir}`);
@@ -84,9 +85,9 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
   if (request.sampleIntervalNs !== undefined) config.sampleIntervalNs = request.sampleIntervalNs;
   if (request.orderLatency !== undefined) config.orderLatency = request.orderLatency;
   let progress: Progress | undefined;
-  config.onProgress = (tNs, startNs, endNs) => {
+  config.onProgress = (tNs, startNs, endNs, records) => {
     progress ??= new Progress(progressOut, startNs, endNs, `perpsim backtest ${name}`);
-    progress.update(tNs);
+    progress.update(tNs, records);
   };
   const result = await usage(() => runBacktest(strategy, config));
   progress?.done();
@@ -100,15 +101,8 @@ export async function executeBacktest(request: BacktestRequest, progressOut: Pro
 
 /** The scenario to run: `--scenario`, or `--replay` files (into `--scenario` when given). */
 async function scenarioOf(request: BacktestRequest): Promise<{ scenario: Scenario; replayEvents?: readonly L2Event[] }> {
-  if (request.replay === undefined) return { scenario: resolveScenario(request.scenario) };
-  const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
-  try {
-    const { scenario, events } = await replayScenario(request.replay, base);
-    return { scenario, replayEvents: events };
-  } catch (e) {
-    if (e instanceof ReplayError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));
-    throw e;
-  }
+  const { scenario, events } = await requestedScenario(request);
+  return events === undefined ? { scenario } : { scenario, replayEvents: events };
 }
 
 /** Params JSON text → value (`{}` when absent). */

@@ -1,5 +1,6 @@
 import { replayScenario, type ReplayArgs } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
+import type { L2Event } from '../replay/l2/l2-event.ts';
 import { buildRun, type BuiltRun, type RunOptions } from '../run/build-run.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { ScenarioError } from '../scenario/load.ts';
@@ -20,20 +21,29 @@ export async function buildRequestedRun(request: { scenario: string; seed?: numb
   const options: RunOptions = {};
   if (request.seed !== undefined) options.seed = request.seed;
   if (request.durationNs !== undefined) options.durationNs = request.durationNs;
+  const { scenario, events } = await requestedScenario(request);
+  if (events !== undefined) options.replayEvents = events;
   try {
-    let scenario: Scenario;
-    if (request.replay !== undefined) {
-      const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
-      const r = await replayScenario(request.replay, base);
-      scenario = r.scenario;
-      options.replayEvents = r.events;
-    } else {
-      scenario = resolveScenario(request.scenario);
-    }
     const built = await buildRun(scenario, options);
     return { scenario, sim: built.sim, built };
   } catch (e) {
     if (e instanceof ReplayError || e instanceof ScenarioError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));
+    throw e;
+  }
+}
+
+/**
+ * The scenario of a run, serve or backtest request — the one road from `--replay` files (into
+ * `--scenario` when given) or a named scenario — with the recordings' events when it replays.
+ * Bad files and rows are one-line usage errors.
+ */
+export async function requestedScenario(request: { scenario: string; replay?: ReplayRequest }): Promise<{ scenario: Scenario; events?: L2Event[] }> {
+  if (request.replay === undefined) return { scenario: resolveScenario(request.scenario) };
+  const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
+  try {
+    return await replayScenario(request.replay, base);
+  } catch (e) {
+    if (e instanceof ReplayError || e instanceof ScenarioError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));
     throw e;
   }
 }

@@ -10,7 +10,8 @@ import type { Simulation } from '../sim/simulation.ts';
 import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
 import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
-import { Progress, type ProgressStream } from './progress.ts';
+import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
+import type { L2Replayer } from '../replay/l2/l2-replayer.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -24,6 +25,8 @@ export interface RunRequest {
   outDir?: string;
   /** `--replay`: recordings to replay (with the scenario when `--scenario` is given). */
   replay?: ReplayRequest;
+  /** `--quiet`: no progress on stderr. */
+  quiet?: boolean;
 }
 
 /** `summary.json`: everything in it is deterministic for a scenario and seed. */
@@ -54,7 +57,7 @@ export interface RunSummary {
  */
 export function runCommand(request: RunRequest): number | Promise<number> {
   const wallStart = performance.now();
-  return executeRun(request, process.stderr).then((r) => printRun(r, wallStart));
+  return executeRun(request, request.quiet === true ? NO_PROGRESS : process.stderr).then((r) => printRun(r, wallStart));
 }
 
 function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: string; simNs: bigint }, wallStart: number): number {
@@ -84,12 +87,12 @@ export function resolveScenario(nameOrFile: string): Scenario {
  * directory; progress goes to `progressOut`.
  */
 export async function executeRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint }> {
-  const { scenario, sim } = await buildRequestedRun(request);
-  return runBuilt(scenario, sim, request, progressOut);
+  const { scenario, sim, built } = await buildRequestedRun(request);
+  return runBuilt(scenario, sim, request, progressOut, built.replayer);
 }
 
 /** Runs a built simulation headless, writing the event log and summary. */
-function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream): { summary: RunSummary; outDir: string; simNs: bigint } {
+function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream, replayer: L2Replayer | undefined): { summary: RunSummary; outDir: string; simNs: bigint } {
   const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
@@ -111,7 +114,7 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
         'perpsim.sim_end': formatTimestampNs(sim.endNs),
       },
     });
-    runInSlices(sim, new Progress(progressOut, sim.startNs, sim.endNs, `perpsim run ${scenario.name}`));
+    runInSlices(sim, new Progress(progressOut, sim.startNs, sim.endNs, `perpsim run ${scenario.name}`), replayer);
     recorder.flush();
   } finally {
     writer.close();
@@ -123,10 +126,10 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
 
 /**
  * Runs to the end in slices of sim time (1/500 of the run, between 1 s and 60 s), reporting
- * progress between slices. Slicing never changes what runs: events keep their (time,
- * insertion) order.
+ * progress (and the records a replay has applied) between slices. Slicing never changes what
+ * runs: events keep their (time, insertion) order.
  */
-function runInSlices(sim: Simulation, progress: Progress): void {
+function runInSlices(sim: Simulation, progress: Progress, replayer: L2Replayer | undefined): void {
   const span = sim.endNs - sim.startNs;
   const second = 1_000_000_000n;
   let slice = span / 500n;
@@ -136,7 +139,7 @@ function runInSlices(sim: Simulation, progress: Progress): void {
   for (let t = sim.startNs; t < sim.endNs; ) {
     t = t + slice < sim.endNs ? t + slice : sim.endNs;
     sim.runUntil(t);
-    progress.update(t);
+    progress.update(t, replayer?.stats.events);
   }
   progress.done();
 }

@@ -8,6 +8,8 @@ import { exchangeForDataDir } from './data-dir.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { prepareOutFile } from './out-path.ts';
 import { announcement, writePortFile } from './serve-announce.ts';
+import type { ProgressStream } from './progress.ts';
+import { watchServedReplay } from './replay-progress.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim serve` was asked to do, after flag parsing. */
@@ -34,6 +36,8 @@ export interface ServeRequest {
   dataDir?: string;
   /** `--user-passwords FILE`: passwords replacing the scenario users' demo passwords. */
   userPasswords?: Record<string, string>;
+  /** `--quiet`: no replay progress on stderr. */
+  quiet?: boolean;
 }
 
 /** A running `perpsim serve`: the exchange, its server, and the text printed at start. */
@@ -50,8 +54,8 @@ export interface Serving {
  * Builds the venue of the scenario with its agents (so the default scenario is a live market),
  * serves it, and returns the running server with the banner describing it.
  */
-export async function startServing(request: ServeRequest, options: { scryptCost?: number; warn?: (text: string) => void } = {}): Promise<Serving> {
-  const { warn = (text: string) => process.stderr.write(text + '\n'), ...exchangeOptions } = options;
+export async function startServing(request: ServeRequest, options: { scryptCost?: number; warn?: (text: string) => void; progress?: { out: ProgressStream; everyMs?: number } } = {}): Promise<Serving> {
+  const { warn = (text: string) => process.stderr.write(text + '\n'), progress, ...exchangeOptions } = options;
   const passwords = request.userPasswords === undefined ? {} : { userPasswords: request.userPasswords };
   options = { ...exchangeOptions, ...passwords };
   const checkHost = (scenario: Scenario) => {
@@ -65,12 +69,18 @@ export async function startServing(request: ServeRequest, options: { scryptCost?
     const json = JSON.stringify(announcement(server, request.adminToken, d.scenario, d.seed));
     return { exchange: d.exchange, server, banner: banner(d.scenario, d.seed, request, server) + journal, json, close: () => server.close() };
   }
-  const { scenario, sim } = await buildRequestedRun(request);
+  const { scenario, sim, built } = await buildRequestedRun(request);
   checkHost(scenario);
   const exchange = await Exchange.forSimulation(sim, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options });
   const server = await startServer(exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
   const announced = JSON.stringify(announcement(server, request.adminToken, scenario, sim.seed));
-  return { exchange, server, banner: banner(scenario, sim.seed, request, server), json: announced, close: () => server.close() };
+  // A long replay says how far it is (stderr, every 10 s); --quiet turns it off.
+  const stopProgress = built.replayer === undefined || request.quiet === true ? () => {} : watchServedReplay(progress?.out ?? process.stderr, sim, built.replayer, 'perpsim serve: replay', progress?.everyMs);
+  const close = async () => {
+    stopProgress();
+    await server.close();
+  };
+  return { exchange, server, banner: banner(scenario, sim.seed, request, server), json: announced, close };
 }
 
 /**

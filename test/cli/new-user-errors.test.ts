@@ -35,9 +35,9 @@ describe('every CLI error a new user can make', () => {
   const cases: [string, () => string[], RegExp][] = [
     ['an unknown command', () => ['strat'], /^unknown command 'strat'/],
     ['a misspelt command', () => ['serv'], /^unknown command 'serv' \(Did you mean serve\?\)$/],
-    ['an unknown option of run, listing every option', () => ['run', '--bogus'], /^unknown option "--bogus" for run \(allowed: --scenario, --seed, --duration, --out, --replay, --queue-model, --tick-size, --lot-size\)$/],
-    ['an unknown option of serve', () => ['serve', '--duration', '1h'], /^unknown option "--duration" for serve \(allowed: --scenario, --seed, --host, --port, --app-port, --speed, --manual, --admin-token, --no-ui, --port-file, --json, --user-passwords, --data-dir, --replay, --queue-model, --tick-size, --lot-size\)$/],
-    ['an unknown option of backtest', () => ['backtest', 'x.ts', '--speed', '2'], /^unknown option "--speed" for backtest \(allowed: --params, --scenario, --seed, --duration, --cash, --sample-interval, --out, --replay, --queue-model, --tick-size, --lot-size, --latency-file, --latency-activity\)$/],
+    ['an unknown option of run, listing every option', () => ['run', '--bogus'], /^unknown option "--bogus" for run \(allowed: --scenario, --seed, --duration, --out, --quiet, --replay, --replay-mode, --queue-model, --tick-size, --lot-size\)$/],
+    ['an unknown option of serve', () => ['serve', '--duration', '1h'], /^unknown option "--duration" for serve \(allowed: --scenario, --seed, --host, --port, --app-port, --speed, --manual, --admin-token, --no-ui, --port-file, --json, --user-passwords, --data-dir, --quiet, --replay, --replay-mode, --queue-model, --tick-size, --lot-size\)$/],
+    ['an unknown option of backtest', () => ['backtest', 'x.ts', '--speed', '2'], /^unknown option "--speed" for backtest \(allowed: --params, --scenario, --seed, --duration, --cash, --sample-interval, --out, --quiet, --replay, --replay-mode, --queue-model, --tick-size, --lot-size, --latency-file, --latency-activity\)$/],
     ['an unknown option of convert', () => ['convert', 'a.csv', '--to', 'csv', '--out', 'x.csv', '--format', 'csv'], /^unknown option "--format" for convert \(allowed: --to, --out, --from, --tick-size, --lot-size, --symbol, --skip-bad-rows\)$/],
     ['an unknown option of scenarios', () => ['scenarios', '--all'], /^unknown option "--all" for scenarios \(it takes no options\)$/],
     ['an option without its value', () => ['run', '--duration'], /^option '--duration <d>' argument missing$/],

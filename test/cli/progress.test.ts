@@ -39,6 +39,15 @@ describe('run progress', () => {
     expect(writes).toHaveLength(1);
   });
 
+  it('adds the records a replay applied and their rate per wall second', () => {
+    let now = 0;
+    const { writes, stream } = fakeStream(false);
+    const p = new Progress(stream, START, START + 4n * H, 'perpsim run replay', 10_000, () => now);
+    now = 10_000;
+    p.update(START + H, 2_500_000);
+    expect(writes).toEqual(['perpsim run replay 2026-01-01T01:00:00Z  25.0% ETA 30s, 2500000 records (250000 records/s)\n']);
+  });
+
   it('formats an ETA in seconds, minutes or hours', () => {
     expect([0.4, 42, 185, 3_720, Number.POSITIVE_INFINITY].map(formatSeconds)).toEqual(['0s', '42s', '3m05s', '1h02m', '?']);
   });

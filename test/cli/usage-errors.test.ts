@@ -22,7 +22,7 @@ describe('usage errors of run and report (in process)', () => {
   const cases: [string, string[], RegExp][] = [
     ['a zero --duration', ['run', '--duration', '0s'], /^--duration must be a positive duration such as 30m, 1h or 1d, got "0s"$/],
     ['a fractional --seed', ['run', '--seed', '1.5'], /^--seed must be a non-negative integer, got "1.5"$/],
-    ['an unknown option', ['run', '--speed', '2'], /^unknown option "--speed" for run \(allowed: --scenario, --seed, --duration, --out, --replay, --queue-model, --tick-size, --lot-size\)$/],
+    ['an unknown option', ['run', '--speed', '2'], /^unknown option "--speed" for run \(allowed: --scenario, --seed, --duration, --out, --quiet, --replay, --replay-mode, --queue-model, --tick-size, --lot-size\)$/],
     ['an option without a value', ['run', '--seed'], /^option '--seed <n>' argument missing$/],
     ['an option given twice', ['run', '--seed', '1', '--seed', '2'], /^--seed given twice$/],
     ['a stray argument to run', ['run', 'default'], /^too many arguments for 'run'\. Expected 0 arguments but got 1\.$/],

@@ -12,7 +12,8 @@ export function register(program: PerpsimCommand): void {
     );
   addScenarioOptions(cmd);
   cmd.option('--out <dir>', 'output directory (default: out/run-<scenario>-<seed>)', textOption('out'));
-  addReplayOptions(cmd).action(async (opts: ScenarioOptions & ReplayOptionValues & { out?: string }) => {
+  cmd.option('--quiet', 'no progress lines on stderr (default: progress every 10 s of wall time, with records and records/s on a replay)');
+  addReplayOptions(cmd).action(async (opts: ScenarioOptions & ReplayOptionValues & { out?: string; quiet?: boolean }) => {
     const { runCommand } = await import('../run-command.ts');
     const request: RunRequest = { scenario: opts.scenario ?? DEFAULT_SCENARIO };
     const replay = replayRequest(opts);
@@ -20,6 +21,7 @@ export function register(program: PerpsimCommand): void {
     if (opts.seed !== undefined) request.seed = opts.seed;
     if (opts.duration !== undefined) request.durationNs = opts.duration;
     if (opts.out !== undefined) request.outDir = opts.out;
+    if (opts.quiet === true) request.quiet = true;
     return runCommand(request);
   });
 }

@@ -23,6 +23,7 @@ export interface ServeOptions extends ReplayOptionValues {
   json?: boolean;
   dataDir?: string;
   userPasswords?: string;
+  quiet?: boolean;
 }
 
 export function register(program: PerpsimCommand): void {
@@ -53,7 +54,8 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--port-file <path>', 'once listening, write the port there (removed at the end): for --port 0 in test suites (default: none)', textOption('port-file'))
     .option('--json', 'print one JSON line first: rest, ws, app, port, admin_token, scenario, seed, users; human text goes to stderr (default: off)')
     .option('--user-passwords <file>', 'JSON {"user": "password"} replacing the scenario users\' demo passwords, needed with a non-loopback --host (default: the scenario\'s passwords)', textOption('user-passwords'))
-    .option('--data-dir <dir>', 'journal every accepted command in DIR; restart on the same DIR restores the exact state (default: no journal)', textOption('data-dir'));
+    .option('--data-dir <dir>', 'journal every accepted command in DIR; restart on the same DIR restores the exact state (default: no journal)', textOption('data-dir'))
+    .option('--quiet', 'no replay progress lines on stderr (default: with --replay, a line every 10 s of wall time: sim time, records, records/s)');
   return addReplayOptions(cmd);
 }
 
@@ -77,6 +79,7 @@ export function serveRequest(opts: ServeOptions, env: NodeJS.ProcessEnv = proces
   if (opts.portFile !== undefined) request.portFile = opts.portFile;
   if (opts.json === true) request.json = true;
   if (opts.dataDir !== undefined) request.dataDir = opts.dataDir;
+  if (opts.quiet === true) request.quiet = true;
   if (opts.userPasswords !== undefined) request.userPasswords = readUserPasswords(opts.userPasswords);
   const replay = replayRequest(opts);
   if (replay !== undefined) request.replay = replay;
