@@ -13,7 +13,6 @@ import { costWarning } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { requestedScenario, type ReplayRequest } from './replay-flags.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
-import { resolveScenario } from './run-command.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim backtest` was asked to do, after flag parsing. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildReplaySimulation } from '../../src/replay/l2/build-replay.ts';
+import { replayScenario } from '../../src/replay/l2/replay-scenario.ts';
 import { readBinanceRaw } from '../../src/replay/binance-raw.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
 import type { VenueTrade } from '../../src/venue/feeds.ts';
@@ -124,6 +125,23 @@ describe('the L1 + trades replay mode', () => {
 });
 
 const tardis = sharedFolder('tardis-nautilus-samples', 'perpsim run --replay-mode l1 on real tardis quotes and trades');
+
+const dump = sharedFolder('binance-futures-bookticker', 'L1 replay of a Binance bookTicker data dump');
+
+describe.skipIf(dump.missing)(dump.title, () => {
+  it('takes every row of the dump as the recorded touch', async () => {
+    const file = join(dump.dir, 'BTCUSDT-bookTicker-2023-10-02-short.csv');
+    const rows = readFileSync(file, 'utf8').trim().split('\n').length - 1;
+    const { scenario, events } = await replayScenario({ files: [file], mode: 'l1' });
+    expect(scenario.market!.replay.mode).toBe('l1');
+    expect(events).toHaveLength(rows);
+    expect(events.every((e) => e.kind === 'book' && e.reset && e.updates.length === 2 && e.updates[0]!.side === 'B' && e.updates[1]!.side === 'S')).toBe(true);
+    const built = await buildReplaySimulation(scenario, { events });
+    built.sim.start();
+    built.sim.runUntil(built.sim.endNs);
+    expect(built.replayer.stats.bookEvents).toBe(rows);
+  }, 120_000);
+});
 
 describe('--replay-mode on the command line', () => {
   it.skipIf(tardis.missing)('runs tardis quotes + trades as L1 + trades, with the quotes as the book', async () => {

@@ -7,13 +7,13 @@ import { readBinanceRaw } from '../../src/replay/binance-raw.ts';
 import type { BookUpdate } from '../../src/wire/market-data.ts';
 import { binance, BTC_FILE } from './l2-fixture.ts';
 
-/** The recorded touch (bid, ask ticks) an L1 replay shows at `nowNs`: the last bookTicker by then, at its (held-level) transaction time. */
+/** The recorded touch (bid, ask ticks) an L1 replay shows at `nowNs`: the last bookTicker by then, at its event time `E` (held level if a line steps back). */
 async function recordedTouchAt(nowNs: bigint): Promise<[number, number]> {
   let last = -1n;
   let touch: [number, number] = [0, 0];
   for await (const e of readBinanceRaw(BTC_FILE, { tickSize: '0.1', lotSize: '0.001' })) {
     if (e.kind !== 'bookTicker' && e.kind !== 'trade') continue;
-    const t = e.transactTsNs > last ? e.transactTsNs : last;
+    const t = e.eventTsNs > last ? e.eventTsNs : last;
     last = t;
     if (t > nowNs) break;
     if (e.kind === 'bookTicker') touch = [e.bidPriceTicks, e.askPriceTicks];
