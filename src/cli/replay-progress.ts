@@ -13,7 +13,7 @@ export function watchServedReplay(out: ProgressStream, sim: Simulation, replayer
   const timer = setInterval(
     () => {
       progress.update(sim.clock.nowNs, replayer.stats.events);
-      if (replayer.remaining > 0) return;
+      if (!replayer.done) return;
       out.write(`${label}: the recording is replayed to its end (${replayer.stats.events} records)\n`);
       clearInterval(timer);
     },

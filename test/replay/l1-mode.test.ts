@@ -132,7 +132,7 @@ describe.skipIf(dump.missing)(dump.title, () => {
   it('takes every row of the dump as the recorded touch', async () => {
     const file = join(dump.dir, 'BTCUSDT-bookTicker-2023-10-02-short.csv');
     const rows = readFileSync(file, 'utf8').trim().split('\n').length - 1;
-    const { scenario, events } = await replayScenario({ files: [file], mode: 'l1' });
+    const { scenario, events = [] } = await replayScenario({ files: [file], mode: 'l1' }, undefined, { load: true });
     expect(scenario.market!.replay.mode).toBe('l1');
     expect(events).toHaveLength(rows);
     expect(events.every((e) => e.kind === 'book' && e.reset && e.updates.length === 2 && e.updates[0]!.side === 'B' && e.updates[1]!.side === 'S')).toBe(true);
