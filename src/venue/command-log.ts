@@ -13,6 +13,9 @@ export class CommandFailedError extends Error {
   }
 }
 
+/** What a client is told when its command failed midway and was rolled back (REST and websockets). */
+export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure stopped it and every change was rolled back';
+
 // Outbox entry kinds: an order feed, or an announcement to the listeners' hook of that name.
 const FEED = 0;
 const ANNOUNCE = 1;

@@ -1,3 +1,5 @@
+import { COMMAND_ROLLED_BACK, CommandFailedError } from '../../venue/command-log.ts';
+
 /**
  * Error values of the REST wire, shaped like FastAPI's: `{"detail": "<message>"}` for 4xx/5xx
  * and `{"detail": [<issue>, …]}` for 422 validation failures. Handlers throw these; the app's
@@ -62,6 +64,12 @@ export interface ErrorAnswer {
 export function errorAnswer(err: unknown): ErrorAnswer {
   if (err instanceof RequestValidationError) return { status: 422, body: { detail: err.issues }, headers: {} };
   if (err instanceof HttpError) return { status: err.status, body: { detail: err.detail }, headers: err.headers };
+  // A venue command that failed midway was rolled back whole: say so, so the client knows the
+  // order (or cancel) did not happen and may retry, instead of guessing from a bare 500.
+  if (err instanceof CommandFailedError) {
+    console.error('perpsim REST: command rolled back', err);
+    return { status: 500, body: { detail: COMMAND_ROLLED_BACK }, headers: {} };
+  }
   console.error('perpsim REST: unexpected error', err);
   return { status: 500, body: { detail: 'Internal Server Error' }, headers: {} };
 }

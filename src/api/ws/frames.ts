@@ -1,5 +1,6 @@
 import type { RawData } from 'ws';
 import { isNestedDeeperThan, MAX_JSON_DEPTH } from '../json-depth.ts';
+import { COMMAND_ROLLED_BACK, CommandFailedError } from '../../venue/command-log.ts';
 
 /**
  * A request the socket refuses with an error envelope (`err` on the order socket, `error` on
@@ -65,6 +66,10 @@ export { MAX_BUFFERED_BYTES, QUEUE_ABOVE_BYTES, sendText } from './outbox.ts';
 /** Turns anything a handler threw into an error code and message (never a stack trace; unexpected errors go to stderr). */
 export function errorOf(e: unknown): { code: number; message: string } {
   if (e instanceof WsRequestError) return { code: e.code, message: e.message };
+  if (e instanceof CommandFailedError) {
+    console.error('websocket command rolled back:', e);
+    return { code: 500, message: COMMAND_ROLLED_BACK };
+  }
   console.error('websocket request failed:', e);
   return { code: 500, message: 'internal error' };
 }
