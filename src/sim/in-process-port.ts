@@ -7,6 +7,8 @@ import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate, MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
+import { newOrderProblem } from './new-order-check.ts';
+import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
 import { CapturedSide } from './lazy-book-levels.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
@@ -86,18 +88,18 @@ export class InProcessPort implements ExchangePort, PortSink {
   }
 
   insertOrder(order: NewOrder): Promise<string> {
-    return this.call(
-      () =>
-        this.venue.placeOrder(this.account, {
-          symbol: order.symbol,
-          price: order.price,
-          quantity: order.quantity,
-          side: order.side,
-          timeInForce: order.timeInForce,
-          postOnly: order.postOnly ?? false,
-        }).id,
-      order,
-    );
+    return this.call(() => {
+      const problem = newOrderProblem(order);
+      if (problem !== undefined) throw new PortError(`invalid order: ${problem}`);
+      return this.venue.placeOrder(this.account, {
+        symbol: order.symbol,
+        price: order.price,
+        quantity: order.quantity,
+        side: order.side,
+        timeInForce: order.timeInForce,
+        postOnly: order.postOnly ?? false,
+      }).id;
+    }, order);
   }
 
   cancelOrder(orderId: string): Promise<void> {
@@ -175,7 +177,9 @@ export class InProcessPort implements ExchangePort, PortSink {
         try {
           outcome = { ok: true, value: fn() };
         } catch (e) {
-          if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError)) throw e;
+          // A command that failed midway was rolled back whole (venue/command-log.ts): the strategy
+          // hears it as a refusal, as a wire client hears the 500 saying nothing changed.
+          if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError || e instanceof CommandFailedError)) throw e;
           outcome = { ok: false, error: e };
         }
         this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), order);
