@@ -131,6 +131,19 @@ export class ClockDriver {
     this.schedule();
   }
 
+  /**
+   * Takes over a journaled pace on restart, without running the clock (a restore must not let
+   * wall time move sim time before the server serves). Pacing starts from now; a manual clock
+   * stays manual.
+   */
+  restorePace(paused: boolean, speed: Speed): void {
+    if (!isSpeed(speed)) throw new RangeError(`journal: bad clock speed ${String(speed)}`);
+    this.speed = speed;
+    this.paused = this.manual || paused;
+    this.anchor();
+    this.schedule();
+  }
+
   status(): { now_ns: string; speed: Speed; paused: boolean } {
     this.sync();
     return { now_ns: String(this.clock.nowNs), speed: this.speed, paused: this.paused };

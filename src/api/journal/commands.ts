@@ -42,6 +42,13 @@ export class Commands {
     this.run({ k: 'time' });
   }
 
+  /** Notes the clock's pace after an admin change (journal only: the driver already has it). */
+  notePace(): void {
+    if (this.journal === undefined) return;
+    const { paused, speed } = this.exchange.driver.status();
+    this.run({ k: 'clock', paused, speed });
+  }
+
   close(): void {
     this.journal?.close();
     this.journal = undefined;

@@ -20,7 +20,13 @@ export type VenueEntry =
   | { k: 'state'; s: string; state: InstrumentState }
   | { k: 'user'; u: string; cash: string }
   /** Sim time reached without a command (written now and then, so a restart resumes there). */
-  | { k: 'time' };
+  | { k: 'time' }
+  /**
+   * The clock's pace after an admin pause, resume or speed change. Nothing in the venue
+   * changes; a restart applies the last one once every entry has been replayed (mid-replay the
+   * clock is driven by the entries' times, never by the wall).
+   */
+  | { k: 'clock'; paused: boolean; speed: number | 'max' };
 
 export type JournalEntry = (VenueEntry | CredentialEntry) & { t: string };
 
@@ -85,6 +91,7 @@ export function applyVenueEntry(exchange: Exchange, e: VenueEntry): Applied {
       venue.addUser(e.u, parseMoney(e.cash));
       return undefined;
     case 'time':
+    case 'clock':
       return undefined;
   }
 }

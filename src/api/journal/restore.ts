@@ -12,7 +12,13 @@ import { hasJournal, JOURNAL_FILE, JournalFile, readJournal } from './journal-fi
  * @returns The number of entries applied.
  */
 export function replayJournal(exchange: Exchange, entries: readonly JournalEntry[]): number {
-  for (const entry of entries) applyEntry(exchange, entry);
+  let pace: (JournalEntry & { k: 'clock' }) | undefined;
+  for (const entry of entries) {
+    applyEntry(exchange, entry);
+    if (entry.k === 'clock') pace = entry;
+  }
+  // The pace an operator set survives the restart (a paused venue stays paused).
+  if (pace !== undefined) exchange.driver.restorePace(pace.paused, pace.speed);
   return entries.length;
 }
 

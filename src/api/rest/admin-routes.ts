@@ -67,6 +67,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
   app.post('/admin/clock/pause', (c) => {
     exchange.sync();
     exchange.driver.pause();
+    exchange.commands.notePace();
     return status(c);
   });
 
@@ -74,6 +75,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     exchange.sync();
     try {
       exchange.driver.resume();
+      exchange.commands.notePace();
     } catch (e) {
       if (e instanceof RangeError) throw new HttpError(409, e.message); // a manual clock only advances
       throw e;
@@ -86,6 +88,7 @@ export function registerAdminRoutes(app: Hono, exchange: Exchange): void {
     exchange.sync();
     const { speed } = parseFields(raw, SPEED_BODY, 'body');
     exchange.driver.setSpeed(speed);
+    exchange.commands.notePace();
     return status(c);
   });
 
