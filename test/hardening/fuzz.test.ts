@@ -11,7 +11,7 @@ import { ADMIN, BTC, startConformance, type Conformance, type Msg, type TestSock
  *
  * Counts (fixed seed, so CI runs the same cases every time): RUNS_PER_ROUTE requests per REST
  * route (24 routes → 1,440 requests) and RUNS_PER_TYPE frames per websocket request type
- * (6 order-socket types + 5 market-data types → 1,100 frames).
+ * (6 order-socket types + 6 market-data types, subscribe with `depth` among them → 1,200 frames).
  */
 const SEED = 17;
 const RUNS_PER_ROUTE = 60;
@@ -171,6 +171,8 @@ const MD_FRAMES: Record<string, Msg> = {
   login: { type: 'login', username: 'alice', token: '<token>' },
   logout: { type: 'logout' },
   subscribe: { type: 'subscribe', symbol: BTC, level: 'LEVEL_2' },
+  // perpsim's extension: the first N levels a side.
+  subscribe_depth: { type: 'subscribe', symbol: BTC, level: 'LEVEL_2', depth: 5 },
   unsubscribe: { type: 'unsubscribe', symbol: BTC },
   unknown: { type: 'nope' },
 };
