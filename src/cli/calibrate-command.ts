@@ -7,7 +7,7 @@ import type { SourceFormat } from '../replay/market-sources.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import { factsOfFilesAt, factsOfScenarioRun } from './facts-command.ts';
 import { prepareOutFile } from './out-path.ts';
-import { resolveScenario } from './run-command.ts';
+import { resolveScenario } from './scenario-arg.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim calibrate` was asked to do (flags parsed by `commands/calibrate.ts`). */

@@ -4,7 +4,7 @@ import { openDataDir } from '../api/journal/restore.ts';
 import { parseScenario } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { buildSimulation } from '../sim/build.ts';
-import { resolveScenario } from './run-command.ts';
+import { resolveScenario } from './scenario-arg.ts';
 import { UsageError } from './usage-error.ts';
 
 /** A journaled exchange for `perpsim serve --data-dir`, and where it came from. */

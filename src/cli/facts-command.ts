@@ -10,7 +10,7 @@ import { openMarketSources, type SourceFormat } from '../replay/market-sources.t
 import { ReplayError } from '../replay/replay-error.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { buildSimulation } from '../sim/build.ts';
-import { resolveScenario } from './run-command.ts';
+import { resolveScenario } from './scenario-arg.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim facts` was asked to do (flags parsed by `commands/facts.ts`). */

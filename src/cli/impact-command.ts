@@ -1,5 +1,5 @@
 import { impactExponent, measureImpact, type ImpactPoint } from '../sim/impact.ts';
-import { resolveScenario } from './run-command.ts';
+import { resolveScenario } from './scenario-arg.ts';
 import { UsageError } from './usage-error.ts';
 
 /** What `perpsim impact` was asked to do (flags parsed by `commands/impact.ts`). */

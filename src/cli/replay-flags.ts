@@ -5,7 +5,7 @@ import { buildRun, type BuiltRun, type RunOptions } from '../run/build-run.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { ScenarioError } from '../scenario/load.ts';
 import { UsageError } from './usage-error.ts';
-import { resolveScenario } from './run-command.ts';
+import { resolveScenario } from './scenario-arg.ts';
 
 /** `--replay` files and the recordings' options, plus the scenario they go into (if any). */
 export interface ReplayRequest extends ReplayArgs {

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration, formatTimestampNs } from '../core/time.ts';
-import { loadScenario, ScenarioError } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
@@ -13,7 +12,6 @@ import { prepareOutDir } from './out-path.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
 import type { L2Replayer } from '../replay/l2/l2-replayer.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
-import { UsageError } from './usage-error.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
 export interface RunRequest {
@@ -69,16 +67,6 @@ function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: str
   w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(summary.events / wallSeconds)} events/s, ${Math.round(simSeconds / wallSeconds)} sim-s per wall-s`);
   w(`state_hash: ${summary.state_hash}`);
   return 0;
-}
-
-/** Loads the scenario or says, in one line, why it cannot. */
-export function resolveScenario(nameOrFile: string): Scenario {
-  try {
-    return loadScenario(nameOrFile);
-  } catch (e) {
-    if (e instanceof ScenarioError) throw new UsageError(e.message);
-    throw e;
-  }
 }
 
 /**
