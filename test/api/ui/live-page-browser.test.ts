@@ -93,8 +93,10 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the live web view in headless Chromiu
     const before = BigInt((await page.getAttribute('#sim-clock', 'data-now-ns'))!);
     await page.fill('#step-seconds', '5');
     await page.click('#step');
-    // (a string: this file is compiled without the DOM's types)
-    await page.waitForFunction(`BigInt(document.getElementById('sim-clock').getAttribute('data-now-ns')) >= ${before + 5_000_000_000n}n`, undefined, { timeout: 10_000 });
+    // Polled from here, not with page.waitForFunction: its string predicate is evaluated in the
+    // page, where the page's CSP (no 'unsafe-eval') refuses it whenever it is not true at once.
+    const nowNs = async () => BigInt((await page.getAttribute('#sim-clock', 'data-now-ns'))!);
+    await expect.poll(nowNs, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(before + 5_000_000_000n);
     const after = BigInt((await page.getAttribute('#sim-clock', 'data-now-ns'))!);
     expect(after - before).toBe(5_000_000_000n);
     expect(fx.exchange.clock.nowNs).toBe(after);
