@@ -1,7 +1,4 @@
-import type { NewOrder } from '../wire/order.ts';
-
-/** The interface's price rule for insert_order (length 1 to 10, `^\d+\.?\d*$`), as REST checks it. */
-const PRICE_TEXT = /^(?=.{1,10}$)\d+\.?\d*$/;
+import { isPriceText, type NewOrder } from '../wire/order.ts';
 
 /**
  * What is wrong with the shape of an order a strategy handed the in-process port, or undefined.
@@ -13,7 +10,7 @@ export function newOrderProblem(order: NewOrder): string | undefined {
   const o = order as unknown as Record<string, unknown> | null;
   if (typeof o !== 'object' || o === null) return 'the order must be an object';
   if (typeof o.symbol !== 'string') return 'symbol must be a string';
-  if (typeof o.price !== 'string' || !PRICE_TEXT.test(o.price)) return 'price must be a decimal string';
+  if (!isPriceText(o.price)) return 'price must be a decimal string';
   if (typeof o.quantity !== 'number' || !Number.isSafeInteger(o.quantity)) return 'quantity must be an integer';
   if (o.side !== 'B' && o.side !== 'S') return 'side must be "B" or "S"';
   if (o.timeInForce !== 'GTC' && o.timeInForce !== 'IOC') return 'timeInForce must be "GTC" or "IOC"';

@@ -1,5 +1,14 @@
 import type { OrderState, Side, TimeInForce } from '../core/types.ts';
 
+/** An order's price text, the interface document's limit for insert_order: `^\d+\.?\d*$`, 1 to 10 characters. */
+export const PRICE_PATTERN = /^\d+\.?\d*$/;
+export const PRICE_MAX_LENGTH = 10;
+
+/** True when `text` is a price text the interface accepts in an order. */
+export function isPriceText(text: unknown): text is string {
+  return typeof text === 'string' && text.length >= 1 && text.length <= PRICE_MAX_LENGTH && PRICE_PATTERN.test(text);
+}
+
 /** A new order, in the wire's units (price is decimal text, quantity integer lots). */
 export interface NewOrder {
   symbol: string;

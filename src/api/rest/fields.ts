@@ -1,5 +1,6 @@
 import { MAX_TOKEN_SECONDS } from '../auth/user-directory.ts';
 import { int, str } from './validation.ts';
+import { PRICE_MAX_LENGTH, PRICE_PATTERN } from '../../wire/order.ts';
 
 /**
  * Field rules the interface document states (its "Limits" table), shared by the routes so one
@@ -17,7 +18,7 @@ export const PASSWORD = str({ min: 1, max: 50 });
 export const SYMBOL = str({ min: 1, max: 20, pattern: '^[-A-Z0-9]+$' });
 
 /** price (insert_order): length 1 to 10, pattern ^\d+\.?\d*$. */
-export const PRICE = str({ min: 1, max: 10, pattern: '^\\d+\\.?\\d*$' });
+export const PRICE = str({ min: 1, max: PRICE_MAX_LENGTH, pattern: PRICE_PATTERN.source });
 
 /** expiration_seconds: an integer from 1 to 2,592,000 (decisions.md). */
 export const EXPIRATION_SECONDS = int({ ge: 1, le: MAX_TOKEN_SECONDS });
