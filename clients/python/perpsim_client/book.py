@@ -18,11 +18,13 @@ LEVELS = {"LEVEL_1": 1, "LEVEL_2": 2, "LEVEL_3": 3}
 class Book:
     """The book of one symbol at one level (``"LEVEL_1"``, ``"LEVEL_2"`` or ``"LEVEL_3"``)."""
 
-    def __init__(self, symbol: str, level: str) -> None:
+    def __init__(self, symbol: str, level: str, depth: int | None = None) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
         self.symbol = symbol
         self.level = level
+        #: Levels a side the server sends (the subscribe's ``depth``); None: every level.
+        self.depth = depth
         self.bids: tuple[BookLevel, ...] = ()
         self.asks: tuple[BookLevel, ...] = ()
         #: Exchange time of the update held (0 before the first one).

@@ -14,7 +14,7 @@ from .sockets import RequestSocket, TokenSource, ws_base
 class MarketDataSocket(RequestSocket):
     """Open with ``await MarketDataSocket.connect(base_url, username, token)``.
 
-    ``subscribe(symbol, level)`` returns the symbol's ``Book``, which every update keeps
+    ``subscribe(symbol, level, depth=None)`` returns the symbol's ``Book``, which every update keeps
     current (the same object across reconnects); ``stats[symbol]`` is the latest
     ``TickerStats``. ``wait_for_book`` waits until a book satisfies a condition.
     """
@@ -42,18 +42,23 @@ class MarketDataSocket(RequestSocket):
         await self._request_on(ws, "login", {"username": self.username, "token": token})
         for symbol, book in self.books.items():  # after a reconnect: the same books, fresh snapshots
             book.ts_ns = 0
-            await self._request_on(ws, "subscribe", {"symbol": symbol, "level": book.level})
+            await self._request_on(ws, "subscribe", subscribe_fields(symbol, book.level, book.depth))
 
-    async def subscribe(self, symbol: str, level: str = "LEVEL_2") -> Book:
-        """Subscribes; the server then sends the stats and the current book. Returns the book."""
+    async def subscribe(self, symbol: str, level: str = "LEVEL_2", depth: int | None = None) -> Book:
+        """Subscribes; the server then sends the stats and the current book. Returns the book.
+
+        ``depth`` (perpsim's extension, 1 to 100,000) limits book updates to the first ``depth``
+        levels a side; the server answers 400 for any other value. None: every level.
+        """
         if level not in LEVELS:
             raise ValueError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+        fields = subscribe_fields(symbol, level, depth)
         if symbol in self.books:  # let the server answer (409): the book held stays as it is
-            await self.request("subscribe", symbol=symbol, level=level)
+            await self.request("subscribe", **fields)
             return self.books[symbol]
-        book = self.books[symbol] = Book(symbol, level)
+        book = self.books[symbol] = Book(symbol, level, depth)
         try:
-            await self.request("subscribe", symbol=symbol, level=level)
+            await self.request("subscribe", **fields)
         except BaseException:
             del self.books[symbol]
             raise
@@ -97,3 +102,11 @@ class MarketDataSocket(RequestSocket):
             self.stats[parsed.symbol] = parsed
             for callback in self._stats_callbacks:
                 self._call(callback, parsed)
+
+
+def subscribe_fields(symbol: str, level: str, depth: int | None) -> dict[str, Any]:
+    """A subscribe's fields; ``depth`` only when asked for (servers without the extension never see it)."""
+    fields: dict[str, Any] = {"symbol": symbol, "level": level}
+    if depth is not None:
+        fields["depth"] = depth
+    return fields

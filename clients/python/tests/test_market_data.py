@@ -62,6 +62,44 @@ class Books(ServerTest):
         self.assertEqual([u.level for _, u in seen], [2] * len(seen))
 
 
+class Depth(ServerTest):
+    async def test_a_depth_limited_book_holds_only_the_first_levels_a_side(self) -> None:
+        orders, md = await self.sockets(self.user())
+        _, full_md = await self.sockets(self.user())
+        top2 = await md.subscribe(BTC, "LEVEL_2", depth=2)
+        full = await full_md.subscribe(BTC, "LEVEL_2")
+        for price in ["49900", "49800", "49700"]:
+            await orders.place_order(BTC, "B", 1, price)
+        await orders.place_order(BTC, "S", 1, "50100")  # its update comes after every bid's
+        await full_md.wait_for_book(BTC, lambda b: len(b.bids) == 3 and b.best_ask is not None)
+        await md.wait_for_book(BTC, lambda b: b.best_ask is not None)
+        self.assertEqual(top2.depth, 2)
+        self.assertEqual(levels(top2.bids), [(Decimal("49900"), 1), (Decimal("49800"), 1)])
+        self.assertEqual(len(full.bids), 3)
+
+    async def test_depth_survives_a_reconnect(self) -> None:
+        orders, md = await self.sockets(self.user())
+        book = await md.subscribe(BTC, "LEVEL_2", depth=1)
+        await md.wait_until(lambda: book.updates == 1)
+        reconnected = asyncio.Event()
+        md.on_reconnect(reconnected.set)
+        md._ws.transport.abort()
+        await orders.place_order(BTC, "S", 2, "50200")
+        await orders.place_order(BTC, "S", 3, "50300")
+        await asyncio.wait_for(reconnected.wait(), 10)
+        await md.wait_for_book(BTC, lambda b: b.best_ask is not None)
+        self.assertEqual(levels(book.asks), [(Decimal("50200"), 2)])
+
+    async def test_a_bad_depth_is_a_400_and_no_book_is_kept(self) -> None:
+        _, md = await self.sockets(self.user())
+        for bad in [0, 100_001, 2.5]:
+            with self.assertRaises(SocketError) as caught:
+                await md.subscribe(ETH, "LEVEL_2", depth=bad)  # type: ignore[arg-type]
+            self.assertEqual(caught.exception.code, 400)
+            self.assertIn("depth must be an integer from 1 to 100000", caught.exception.message)
+            self.assertNotIn(ETH, md.books)
+
+
 class Errors(ServerTest):
     async def test_subscription_errors_are_envelopes_with_codes(self) -> None:
         _, md = await self.sockets(self.user())
