@@ -50,7 +50,7 @@ export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots,
   for (let i = 0; i < n; i++) {
     const level = side.levels[side.length - 1 - i]!;
     const queue: { orderId: number; qtyLots: number }[] = [];
-    forEachLive(levels, level, data, (o) => queue.push({ orderId: data[o + O_ID]!, qtyLots: data[o + O_QTY]! }));
+    forEachLive(levels, level, data, (o) => queue.push({ orderId: orders.field(o, O_ID), qtyLots: orders.field(o, O_QTY) }));
     view[i] = { priceTicks: price[level]!, qtyLots: total[level]!, orders: queue };
   }
   return view;
@@ -60,7 +60,9 @@ export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots,
 export function levelQueue(levels: LevelSlots, level: number, orders: OrderSlots): { orderId: number; ownerId: number; qtyLots: number }[] {
   const data = orders.data;
   const queue: { orderId: number; ownerId: number; qtyLots: number }[] = [];
-  forEachLive(levels, level, data, (o) => queue.push({ orderId: data[o + O_ID]!, ownerId: data[o + O_OWNER]!, qtyLots: data[o + O_QTY]! }));
+  forEachLive(levels, level, data, (o) =>
+    queue.push({ orderId: orders.field(o, O_ID), ownerId: orders.field(o, O_OWNER), qtyLots: orders.field(o, O_QTY) }),
+  );
   return queue;
 }
 
@@ -72,7 +74,7 @@ export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: Sid
   for (let i = side.length - 1; i >= 0; i--) {
     const level = side.levels[i]!;
     h.update(`${price[level]!}:${total[level]!}`);
-    forEachLive(levels, level, data, (o) => h.update(`${data[o + O_ID]!}/${data[o + O_OWNER]!}/${data[o + O_QTY]!}`));
+    forEachLive(levels, level, data, (o) => h.update(`${orders.field(o, O_ID)}/${orders.field(o, O_OWNER)}/${orders.field(o, O_QTY)}`));
   }
 }
 
@@ -85,7 +87,7 @@ export function sideLots(levels: LevelSlots, side: SideLevels, sum: number): num
 }
 
 /** Calls `fn` with each live order of a level (canceled entries skipped), oldest first. */
-function forEachLive(levels: LevelSlots, level: number, data: readonly number[], fn: (o: number) => void): void {
+function forEachLive(levels: LevelSlots, level: number, data: Int32Array, fn: (o: number) => void): void {
   const ring = levels.ring[level]!;
   const mask = ring.length - 1;
   const start = levels.head[level]!;

@@ -1,5 +1,5 @@
 /**
- * Order id → order slot, as an open-addressing hash table in one Float64Array.
+ * Order id → order slot, as an open-addressing hash table in one Int32Array.
  *
  * Why not a `Map<number, number>`: with hundreds of thousands of live orders and one insert and
  * one delete per order, a Map costs more per operation and its backing store is traced by the
@@ -7,9 +7,11 @@
  * ids, ids that only grow over a long run), so a dense array would grow with the largest id
  * ever seen rather than with the live orders.
  *
- * Layout: cell `i` is `table[4i .. 4i + 3]`: the id, the slot (-1 when empty), and two numbers
- * the owner keeps with it (the book: the order's open lots and its level). A cell is 32 bytes,
- * so a probe touches one cache line, and a cancel finds everything it needs there without
+ * Layout: cell `i` is `table[4i .. 4i + 3]`: the id, the slot (0 when empty: slots are > 0), and
+ * two int32s the owner keeps with it (the book: the order's open lots, or `WIDE`, and its
+ * level). A cell is 16 bytes, four to a cache line, so a probe touches one line (the table is
+ * half the size it was as a Float64Array, and a fresh one needs no filling: zeros are empty
+ * cells), and a cancel finds everything it needs there without
  * reading the order's record, a second random place in memory: with hundreds of thousands of
  * live orders each of those reads is a cache miss, the largest single cost of a cancel. Linear
  * probing, at most half full, deletion by backward shift so that no tombstones pile up under
@@ -19,27 +21,29 @@
  * bits folded in): venues and feeds hand out ids in sequence, and on a machine where a cache
  * miss costs as much as the rest of an insert, a scrambling hash that scatters each new id to a
  * random cell halves throughput. Folding in the higher bits spreads strided ids (multiples of
- * a power of two) over the table. Ids that are not safe integers (fractions, NaN, beyond 2^53)
- * go to a plain Map, so lookups keep `Map` semantics for every number.
+ * a power of two) over the table. Ids that are not int32s (fractions, NaN, beyond 2^31) go to a
+ * plain Map, so lookups keep `Map` semantics for every number (-0 is stored as 0, the same key
+ * for a Map).
  */
 
-/** Marks an empty cell (as its slot), and is returned for absent ids. */
-const EMPTY = -1;
+/** Returned for absent ids. */
+const ABSENT = -1;
+/** The slot of an empty cell. */
+const EMPTY = 0;
 const MIN_BITS = 10;
-const TWO_POW_32 = 4294967296;
-/** Numbers per cell: id, slot, quantity, level. */
+/** Int32s per cell: id, slot, quantity, level. */
 const CELL = 4;
 
-/** A set of distinct ids, each with a non-negative slot number and two numbers kept with it. */
+/** A set of distinct ids, each with a positive slot number and two int32s kept with it. */
 export class IdIndex {
   /** Quantity and level of the id removed by the last successful `take`. */
   takenQty = 0;
   takenLevel = 0;
   private bits = MIN_BITS;
   private mask = (1 << MIN_BITS) - 1;
-  private table = emptyTable(MIN_BITS);
+  private table = new Int32Array(CELL << MIN_BITS);
   private used = 0;
-  /** Ids that are not safe integers, each with [slot, quantity, level]; created on first use. */
+  /** Ids that are not int32s, each with [slot, quantity, level]; created on first use. */
   private others: Map<number, [number, number, number]> | null = null;
 
   /** Number of ids held. */
@@ -49,16 +53,14 @@ export class IdIndex {
 
   /** Slot of `id`, or -1 when absent. */
   get(id: number): number {
-    if (!Number.isSafeInteger(id)) return this.others?.get(id)?.[0] ?? EMPTY;
+    if ((id | 0) !== id) return this.others?.get(id)?.[0] ?? ABSENT;
     const i = this.find(id);
-    // `| 0`: a small integer, not a double, so that callers storing it keep their arrays of
-    // small integers from turning into arrays of doubles.
-    return i === EMPTY ? EMPTY : this.table[CELL * i + 1]! | 0;
+    return i === ABSENT ? ABSENT : this.table[CELL * i + 1]!;
   }
 
-  /** Adds `id` → `slot` with its quantity and level; the caller guarantees `id` is absent and `slot` >= 0. */
+  /** Adds `id` → `slot` with its quantity and level; the caller guarantees `id` is absent and `slot` > 0. */
   add(id: number, slot: number, qty: number, level: number): void {
-    if (!Number.isSafeInteger(id)) {
+    if ((id | 0) !== id) {
       (this.others ??= new Map()).set(id, [slot, qty, level]);
       return;
     }
@@ -74,7 +76,7 @@ export class IdIndex {
 
   /** Replaces the quantity kept with `id`, which must be present. */
   setQty(id: number, qty: number): void {
-    if (!Number.isSafeInteger(id)) {
+    if ((id | 0) !== id) {
       this.others!.get(id)![1] = qty;
       return;
     }
@@ -86,15 +88,15 @@ export class IdIndex {
    * then in `takenQty` and `takenLevel`.
    */
   take(id: number): number {
-    if (!Number.isSafeInteger(id)) return this.takeOther(id);
+    if ((id | 0) !== id) return this.takeOther(id);
     let hole = this.find(id);
-    if (hole === EMPTY) return EMPTY;
+    if (hole === ABSENT) return ABSENT;
     const table = this.table;
     const mask = this.mask;
     const bits = this.bits;
-    const taken = table[CELL * hole + 1]! | 0;
+    const taken = table[CELL * hole + 1]!;
     this.takenQty = table[CELL * hole + 2]!;
-    this.takenLevel = table[CELL * hole + 3]! | 0;
+    this.takenLevel = table[CELL * hole + 3]!;
     // Backward shift: pull later entries of the probe run into the hole when the hole lies
     // between their home cell and where they sit, so every entry stays reachable from home.
     for (let j = (hole + 1) & mask; ; j = (j + 1) & mask) {
@@ -106,23 +108,23 @@ export class IdIndex {
     }
     table[CELL * hole + 1] = EMPTY;
     this.used--;
-    if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(bits - 1);
+    if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(this.bits - 1);
     return taken;
   }
 
-  /** Cell of a safe-integer `id`, or -1 when absent. */
+  /** Cell of an int32 `id`, or -1 when absent. */
   private find(id: number): number {
     const table = this.table;
     const mask = this.mask;
     for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
-      if (table[CELL * i + 1] === EMPTY) return EMPTY;
+      if (table[CELL * i + 1] === EMPTY) return ABSENT;
       if (table[CELL * i] === id) return i;
     }
   }
 
   private takeOther(id: number): number {
     const entry = this.others?.get(id);
-    if (entry === undefined) return EMPTY;
+    if (entry === undefined) return ABSENT;
     this.others!.delete(id);
     this.takenQty = entry[1];
     this.takenLevel = entry[2];
@@ -131,42 +133,35 @@ export class IdIndex {
 
   private resize(bits: number): void {
     const old = this.table;
-    const table = emptyTable(bits);
+    const table = new Int32Array(CELL << bits);
+    const mask = (1 << bits) - 1;
     for (let j = 0; j < old.length; j += CELL) {
       if (old[j + 1] === EMPTY) continue;
       moveCell(old, j, table, CELL * freeCell(table, bits, old[j]!));
     }
     this.table = table;
     this.bits = bits;
-    this.mask = (1 << bits) - 1;
+    this.mask = mask;
   }
 }
 
-/** A table of 2^bits cells, all empty (other fields of empty cells are never read). */
-function emptyTable(bits: number): Float64Array<ArrayBuffer> {
-  return new Float64Array(CELL << bits).fill(EMPTY);
-}
-
 /** The first free cell of the probe run of an id known to be absent. */
-function freeCell(table: Float64Array, bits: number, id: number): number {
+function freeCell(table: Int32Array, bits: number, id: number): number {
   const mask = (1 << bits) - 1;
   let i = hashOf(id, bits);
   while (table[CELL * i + 1] !== EMPTY) i = (i + 1) & mask;
   return i;
 }
 
-/** Copies the cell at `from` in `source` to `to` in `target` (offsets of the cells' first numbers). */
-function moveCell(source: Float64Array, from: number, target: Float64Array, to: number): void {
+/** Copies the cell at `from` in `source` to `to` in `target` (offsets of the cells' first int32s). */
+function moveCell(source: Int32Array, from: number, target: Int32Array, to: number): void {
   target[to] = source[from]!;
   target[to + 1] = source[from + 1]!;
   target[to + 2] = source[from + 2]!;
   target[to + 3] = source[from + 3]!;
 }
 
-/** Home cell of a safe-integer id in a table of 2^bits cells (see the file comment). */
+/** Home cell of an int32 id in a table of 2^bits cells (see the file comment). */
 function hashOf(id: number, bits: number): number {
-  const lo = id | 0; // the low 32 bits (ToInt32 wraps modulo 2^32)
-  // Exact: id - lo is a multiple of 2^32. Skipped for the usual 32-bit id.
-  const hi = lo === id ? 0 : ((id - lo) / TWO_POW_32) | 0;
-  return (lo ^ (lo >>> bits) ^ Math.imul(hi, 0x9e3779b9)) & ((1 << bits) - 1);
+  return (id ^ (id >>> bits)) & ((1 << bits) - 1);
 }

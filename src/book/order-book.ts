@@ -4,7 +4,7 @@ import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.t
 import { BookEvents, CANCEL_REQUESTED, CANCEL_SELF_TRADE } from './book-events.ts';
 import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { IdIndex } from './id-index.ts';
-import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, smi } from './order-slots.ts';
+import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, WIDE, smi } from './order-slots.ts';
 import { LevelSlots } from './price-levels.ts';
 import { SideLevels } from './side-levels.ts';
 
@@ -86,7 +86,7 @@ export class OrderBook {
   /** Open quantity of a resting order, or 0 when it is not on the book. */
   openLots(orderId: number): number {
     const o = this.ids.get(orderId);
-    return o === NONE ? 0 : this.orders.data[o + O_QTY]!;
+    return o === NONE ? 0 : this.orders.field(o, O_QTY);
   }
 
   /**
@@ -155,8 +155,13 @@ export class OrderBook {
       return;
     }
     // Open lots and level come from the index cell: the order's record is only written (marked
-    // canceled), never read, so a cancel waits for one cache line, not two.
-    const qtyLots = smi(ids.takenQty);
+    // canceled), never read, so a cancel waits for one cache line, not two. A quantity beyond
+    // int32 is read from the record (see `OrderSlots`).
+    let qtyLots = ids.takenQty;
+    if (qtyLots === WIDE) {
+      qtyLots = this.orders.field(o, O_QTY);
+      this.orders.setField(o, O_QTY, 0);
+    }
     this.retire(o, ids.takenLevel, qtyLots);
     out.canceled(smi(orderId), qtyLots, CANCEL_REQUESTED);
   }
@@ -169,17 +174,18 @@ export class OrderBook {
       out.cancelRejected(smi(orderId));
       return;
     }
-    const data = this.orders.data;
-    if (byLots >= data[o + O_QTY]!) {
+    const orders = this.orders;
+    const openLots = orders.field(o, O_QTY);
+    if (byLots >= openLots) {
       this.cancelInto(orderId, out);
       return;
     }
-    const remainingLots = data[o + O_QTY]! - byLots;
-    data[o + O_QTY] = smi(remainingLots);
-    this.ids.setQty(orderId, remainingLots);
-    const level = data[o + O_LEVEL]!;
+    const remainingLots = openLots - byLots;
+    orders.setField(o, O_QTY, remainingLots);
+    this.ids.setQty(orderId, orders.data[o + O_QTY]!);
+    const level = orders.data[o + O_LEVEL]!;
     this.levels.total[level] = smi(this.levels.total[level]! - byLots);
-    out.reduced(data[o + O_ID]!, smi(byLots), smi(remainingLots));
+    out.reduced(orders.field(o, O_ID), smi(byLots), smi(remainingLots));
   }
 
   /** Top of each side. */
@@ -271,24 +277,28 @@ export class OrderBook {
     // are dropped on the way.
     while (remaining > 0 && levels.count[level]! > 0) {
       const maker = ring[head]!;
-      const makerLots = data[maker + O_QTY]!;
-      if (makerLots > 0 && !(this.cancelSelfTrades && data[maker + O_OWNER] === takerOwnerId)) {
+      const rawLots = data[maker + O_QTY]!;
+      const makerLots = rawLots === WIDE ? orders.field(maker, O_QTY) : rawLots;
+      if (makerLots > 0 && !(this.cancelSelfTrades && orders.field(maker, O_OWNER) === takerOwnerId)) {
         const traded = makerLots < remaining ? makerLots : remaining;
         const makerRemainingLots = makerLots - traded;
-        data[maker + O_QTY] = makerRemainingLots;
+        if (rawLots === WIDE) orders.setField(maker, O_QTY, makerRemainingLots);
+        else data[maker + O_QTY] = makerRemainingLots;
         levels.total[level]! -= traded;
         remaining -= traded;
-        out.trade(data[maker + O_ID]!, data[maker + O_OWNER]!, takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
+        const makerId = orders.field(maker, O_ID);
+        out.trade(makerId, orders.field(maker, O_OWNER), takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
         if (makerRemainingLots > 0) {
           // The taker is done; the maker stays at the head, its index cell in step.
-          this.ids.setQty(data[maker + O_ID]!, makerRemainingLots);
+          this.ids.setQty(makerId, data[maker + O_QTY]!);
           continue;
         }
-        this.ids.take(data[maker + O_ID]!);
+        this.ids.take(makerId);
         levels.count[level]!--;
       } else if (makerLots > 0) {
         // Self-trade prevention: the resting order goes, untraded.
-        const orderId = data[maker + O_ID]!;
+        const orderId = orders.field(maker, O_ID);
+        if (rawLots === WIDE) orders.setField(maker, O_QTY, 0);
         this.ids.take(orderId);
         levels.count[level]!--;
         levels.total[level]! -= makerLots;
@@ -313,17 +323,17 @@ export class OrderBook {
       level = levels.allocate(priceTicks, !isBuy);
       side.insert(key, level);
     }
-    const o = this.orders.allocate();
-    const data = this.orders.data;
-    // Stored as small integers where possible (see `smi`): these arrays must stay untagged.
-    data[o + O_QTY] = smi(qtyLots);
-    data[o + O_LEVEL] = level;
-    data[o + O_ID] = smi(orderId);
-    data[o + O_OWNER] = smi(ownerId);
+    const orders = this.orders;
+    const o = orders.allocate();
+    // Values beyond int32 go beside the record, exactly (see `OrderSlots`).
+    orders.setField(o, O_QTY, qtyLots);
+    orders.setField(o, O_ID, orderId);
+    orders.setField(o, O_OWNER, ownerId);
+    orders.data[o + O_LEVEL] = level;
     levels.enqueue(level, o);
     levels.count[level]!++;
     levels.total[level] = smi(levels.total[level]! + qtyLots);
-    this.ids.add(orderId, o, qtyLots, level);
+    this.ids.add(orderId, o, orders.data[o + O_QTY]!, level);
   }
 
   /**

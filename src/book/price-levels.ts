@@ -76,7 +76,7 @@ export class LevelSlots {
    * Rewrites the level's queue without its canceled entries (quantity 0 in `data`), calling
    * `free` for each of them, in queue order.
    */
-  compact(level: number, data: readonly number[], free: (o: number) => void): void {
+  compact(level: number, data: Int32Array, free: (o: number) => void): void {
     const ring = this.ring[level]!;
     const mask = ring.length - 1;
     const start = this.head[level]!;
