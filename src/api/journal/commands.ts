@@ -10,6 +10,21 @@ import type { Exchange } from '../exchange.ts';
 import { applyVenueEntry, type VenueEntry } from './entries.ts';
 import type { JournalFile } from './journal-file.ts';
 
+/** One value as JSON (each field of a hand-built line: what `JSON.stringify` of the entry would write). */
+const json = JSON.stringify;
+
+/**
+ * The journal line of a `place` entry, built by hand: exactly `JSON.stringify` of the entry
+ * `{k: 'place', u, s, d, p, q, tif, po, t}` (test/hardening/journal-line.test.ts), without
+ * making the object first.
+ */
+export function placeLine(username: string, req: OrderRequest, tText: string): string {
+  return (
+    `{"k":"place","u":${json(username)},"s":${json(req.symbol)},"d":${json(req.side)},"p":${json(req.price)},` +
+    `"q":${json(req.quantity)},"tif":${json(req.timeInForce)},"po":${json(req.postOnly)},"t":${json(tText)}}`
+  );
+}
+
 /**
  * The commands that change the exchange, as the wire runs them: each is appended to the
  * journal (when there is one) with the sim time it runs at, then applied through the same
@@ -18,13 +33,16 @@ import type { JournalFile } from './journal-file.ts';
  */
 export class Commands {
   private journal: JournalFile | undefined;
+  /** The sim time last written as an entry's `t`, and its text (most entries of a turn share it). */
+  private tNs = -1n;
+  private tText = '';
 
   constructor(private readonly exchange: Exchange) {}
 
   /** Starts journaling to `journal` (credential changes too). */
   attach(journal: JournalFile): void {
     this.journal = journal;
-    this.exchange.users.record = (entry: CredentialEntry) => this.journal?.add({ ...entry, t: String(this.exchange.clock.nowNs) });
+    this.exchange.users.record = (entry: CredentialEntry) => this.journal?.add({ ...entry, t: this.timeText() });
   }
 
   /** Everything journaled so far is on disk (immediately true without a journal). */
@@ -54,9 +72,20 @@ export class Commands {
     this.journal = undefined;
   }
 
+  /**
+   * Order entry, the hot path: its journal line is written by hand (the keys of a `place`
+   * {@link VenueEntry}, in its order) and the venue called directly, with no entry object.
+   */
   place(account: Account, req: OrderRequest): Order {
-    const entry: VenueEntry = { k: 'place', u: account.username, s: req.symbol, d: req.side, p: req.price, q: req.quantity, tif: req.timeInForce, po: req.postOnly };
-    return (this.run(entry) as { order: Order }).order;
+    const journal = this.journal;
+    if (journal === undefined) return this.exchange.venue.placeOrder(account, req);
+    journal.addLine(placeLine(account.username, req, this.timeText()));
+    try {
+      return this.exchange.venue.placeOrder(account, req);
+    } catch (e) {
+      journal.retractLast(); // not acknowledged, so not kept
+      throw e;
+    }
   }
 
   cancel(account: Account, orderId: string): boolean {
@@ -91,12 +120,22 @@ export class Commands {
 
   private run(entry: VenueEntry) {
     const journal = this.journal;
-    journal?.add({ ...entry, t: String(this.exchange.clock.nowNs) });
+    journal?.add({ ...entry, t: this.timeText() });
     try {
       return applyVenueEntry(this.exchange, entry);
     } catch (e) {
       journal?.retractLast(); // not acknowledged, so not kept
       throw e;
     }
+  }
+
+  /** The current sim time as an entry's `t` (ns, decimal text). */
+  private timeText(): string {
+    const ns = this.exchange.clock.nowNs;
+    if (ns !== this.tNs) {
+      this.tNs = ns;
+      this.tText = String(ns);
+    }
+    return this.tText;
   }
 }

@@ -1,5 +1,6 @@
 import { parseMoney } from '../../core/money.ts';
 import { INSTRUMENT_STATES, type InstrumentState } from '../../core/types.ts';
+import type { Account } from '../../venue/account.ts';
 import type { Order } from '../../venue/order.ts';
 import type { OrderRequest } from '../../venue/venue.ts';
 import type { CredentialEntry } from '../auth/user-directory.ts';
@@ -62,24 +63,19 @@ export function applyEntry(exchange: Exchange, entry: JournalEntry): Applied {
 /** Applies a venue command (live or replayed: the same code). */
 export function applyVenueEntry(exchange: Exchange, e: VenueEntry): Applied {
   const venue = exchange.venue;
-  const account = (u: string) => {
-    const a = venue.account(u);
-    if (a === undefined) throw new Error(`journal: no account ${u}`);
-    return a;
-  };
   switch (e.k) {
     case 'place': {
       const req: OrderRequest = { symbol: e.s, side: e.d, price: e.p, quantity: e.q, timeInForce: e.tif, postOnly: e.po };
-      return { order: venue.placeOrder(account(e.u), req) };
+      return { order: venue.placeOrder(accountOf(exchange, e.u), req) };
     }
     case 'cancel':
-      return { canceled: venue.cancelOrder(account(e.u), e.oid) };
+      return { canceled: venue.cancelOrder(accountOf(exchange, e.u), e.oid) };
     case 'cancel_all':
-      return venue.cancelAll(account(e.u));
+      return venue.cancelAll(accountOf(exchange, e.u));
     case 'admin_cancel':
       return { canceled: venue.adminCancelOrder(e.oid) };
     case 'cash':
-      venue.adjustCash(account(e.u), parseMoney(e.amount));
+      venue.adjustCash(accountOf(exchange, e.u), parseMoney(e.amount));
       return undefined;
     case 'state': {
       const market = venue.market(e.s);
@@ -94,4 +90,10 @@ export function applyVenueEntry(exchange: Exchange, e: VenueEntry): Applied {
     case 'clock':
       return undefined;
   }
+}
+
+function accountOf(exchange: Exchange, username: string): Account {
+  const account = exchange.venue.account(username);
+  if (account === undefined) throw new Error(`journal: no account ${username}`);
+  return account;
 }

@@ -12,8 +12,14 @@ export const JOURNAL_FILE = 'journal.jsonl';
  * acknowledged survives kill -9. A line cut short by a crash (no newline) is ignored on reading.
  */
 export class JournalFile {
-  private pending: string[] = [];
-  private waiters: (() => void)[] = [];
+  /** Entries added since the last flush, as JSON lines each ending in a newline. */
+  private pendingText = '';
+  private pendingCount = 0;
+  /** Where the last pending entry starts in `pendingText` (for {@link retractLast}). */
+  private lastStart = 0;
+  /** One promise for everything waiting on the next flush (REST answers), not one per request. */
+  private flushed: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
   private scheduled = false;
   private closed = false;
   /** Entries written since open (for the banner and tests). */
@@ -38,34 +44,50 @@ export class JournalFile {
 
   /** Appends an entry (durable at the next flush). */
   add(entry: JournalEntry): void {
+    this.addLine(JSON.stringify(entry));
+  }
+
+  /**
+   * Appends an entry already written as one line of JSON (no newline inside): order entry
+   * builds its line by hand, since stringifying a fresh object per order was most of the
+   * journal's cost.
+   */
+  addLine(json: string): void {
     if (this.closed) throw new Error('journal is closed');
-    this.pending.push(JSON.stringify(entry));
-    this.schedule();
+    this.lastStart = this.pendingText.length;
+    this.pendingText += json + '\n';
+    if (this.pendingCount++ === 0) this.schedule();
   }
 
   /** Takes back the entry just added (its command failed before changing anything). */
   retractLast(): void {
-    this.pending.pop();
+    if (this.pendingCount === 0) return;
+    this.pendingText = this.pendingText.slice(0, this.lastStart);
+    this.pendingCount--;
+    this.lastStart = this.pendingText.length;
   }
 
   /** Resolves once everything added so far is on disk (at once when nothing is pending). */
   durable(): Promise<void> {
-    if (this.pending.length === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+    if (this.pendingCount === 0) return Promise.resolve();
+    return (this.flushed ??= new Promise((resolve) => (this.wake = resolve)));
   }
 
-  /** Writes and fsyncs whatever is pending, then wakes those waiting for it. */
+  /** Writes and fsyncs whatever is pending (one write, one fdatasync), then wakes those waiting for it. */
   flushSync(): void {
-    if (this.pending.length > 0 && !this.closed) {
-      const text = this.pending.join('\n') + '\n';
-      this.written += this.pending.length;
-      this.pending = [];
+    if (this.pendingCount > 0 && !this.closed) {
+      const text = this.pendingText;
+      this.written += this.pendingCount;
+      this.pendingText = '';
+      this.pendingCount = 0;
+      this.lastStart = 0;
       writeSync(this.fd, text);
       fdatasyncSync(this.fd);
     }
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) w();
+    const wake = this.wake;
+    this.flushed = undefined;
+    this.wake = undefined;
+    wake?.();
   }
 
   close(): void {
