@@ -2,11 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDuration, formatTimestampNs } from '../core/time.ts';
 import type { Scenario } from '../scenario/schema.ts';
-import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
+import type { factsBySymbol } from '../sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
-import { StylizedFacts } from '../sim/stylized-facts.ts';
 import type { Simulation } from '../sim/simulation.ts';
-import { EventLogFileWriter } from '../sim-io/event-log-file.ts';
+import { ThreadedEventLogWriter, type ClosedEventLog } from '../sim-io/threaded-writer.ts';
 import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
@@ -85,16 +84,14 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
   if (warning !== undefined) progressOut.write(`${warning}\n`);
-  const writer = new EventLogFileWriter(join(outDir, 'events.arrow'), { compression: 'lz4' });
-  const facts = new StylizedFacts();
+  // Compression and the facts run on a thread of their own, beside the simulation.
+  const writer = new ThreadedEventLogWriter(join(outDir, 'events.arrow'), { compression: 'lz4', facts: true });
   let recorder: EventLogRecorder;
+  let closed: ClosedEventLog;
   try {
     recorder = attachEventLog(sim.venue, {
-      onBatch: (batch) => {
-        observeEventBatch(facts, batch);
-        writer.write(batch);
-      },
-      reuseBuffers: true, // the writer has the bytes on disk before it returns
+      onBatch: (batch) => writer.write(batch),
+      reuseBuffers: true, // the writer has copied the buffers before it returns
       metadata: {
         'perpsim.scenario': scenario.name,
         'perpsim.seed': String(sim.seed),
@@ -105,9 +102,9 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
     runInSlices(sim, new Progress(progressOut, sim.startNs, sim.endNs, `perpsim run ${scenario.name}`), replayer);
     recorder.flush();
   } finally {
-    writer.close();
+    closed = writer.close();
   }
-  const summary = summarize(sim, scenario, recorder, writer.bytesWritten, facts);
+  const summary = summarize(sim, scenario, recorder, closed.bytesWritten, closed.facts as RunSummary['stylized_facts']);
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, outDir, simNs: sim.endNs - sim.startNs };
 }
@@ -132,7 +129,7 @@ function runInSlices(sim: Simulation, progress: Progress, replayer: L2Replayer |
   progress.done();
 }
 
-function summarize(sim: Simulation, scenario: Scenario, recorder: EventLogRecorder, bytes: number, facts: StylizedFacts): RunSummary {
+function summarize(sim: Simulation, scenario: Scenario, recorder: EventLogRecorder, bytes: number, facts: RunSummary['stylized_facts']): RunSummary {
   const volumeBySymbol = Object.fromEntries(sim.venue.markets.map((m) => [m.symbol, recorder.volumeLots.get(m.symbol) ?? 0]));
   return {
     scenario: scenario.name,
@@ -149,7 +146,7 @@ function summarize(sim: Simulation, scenario: Scenario, recorder: EventLogRecord
     liquidations: sim.venue.liquidationCount,
     event_log: 'events.arrow',
     event_log_bytes: bytes,
-    stylized_facts: factsBySymbol(facts),
+    stylized_facts: facts,
   };
 }
 

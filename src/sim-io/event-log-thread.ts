@@ -1,0 +1,54 @@
+import { workerData } from 'node:worker_threads';
+import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
+import { StylizedFacts } from '../sim/stylized-facts.ts';
+import { BatchUnpacker, unpackSchema } from './batch-transfer.ts';
+import { EventLogFileWriter } from './event-log-file.ts';
+import { ANSWERED, FAILED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
+
+/**
+ * The event log's writer thread: rebuilds each batch the main thread packed, writes it (Arrow
+ * IPC, LZ4: the costly part, which now runs beside the simulation on the other core) and
+ * measures the stylized facts from it; on `close` writes the footer and answers with the bytes
+ * written and the facts. Any failure is answered at once and marked in the shared counters,
+ * so the main thread stops at its next batch.
+ */
+const { path, compression, facts: wantFacts, ctl: shared, port } = workerData as WriterThreadData;
+const ctl = new Int32Array(shared);
+const facts = wantFacts ? new StylizedFacts() : undefined;
+let writer: EventLogFileWriter | undefined;
+let unpacker: BatchUnpacker | undefined;
+let failed = false;
+
+function answer(message: FromWriter): void {
+  port.postMessage(message);
+  Atomics.add(ctl, ANSWERED, 1);
+  Atomics.notify(ctl, ANSWERED);
+}
+
+function handle(message: ToWriter): void {
+  if (message.kind === 'batch') {
+    if (message.schema !== undefined) unpacker = new BatchUnpacker(unpackSchema(message.schema));
+    const batch = unpacker!.unpack(message.batch);
+    if (facts !== undefined) observeEventBatch(facts, batch);
+    (writer ??= new EventLogFileWriter(path, { compression })).write(batch);
+    return;
+  }
+  (writer ??= new EventLogFileWriter(path, { compression })).close(); // no batch: an empty file, as before
+  answer({ kind: 'closed', bytesWritten: writer?.bytesWritten ?? 0, facts: facts === undefined ? undefined : factsBySymbol(facts) });
+  port.close();
+}
+
+port.on('message', (message: ToWriter) => {
+  if (failed) return;
+  try {
+    handle(message);
+  } catch (e) {
+    failed = true;
+    Atomics.store(ctl, FAILED, 1);
+    answer({ kind: 'error', message: e instanceof Error ? e.message : String(e) });
+    port.close();
+  } finally {
+    Atomics.sub(ctl, QUEUED, 1);
+    Atomics.notify(ctl, QUEUED);
+  }
+});

@@ -1,0 +1,99 @@
+import { closeSync, openSync } from 'node:fs';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import type { RecordBatch } from 'apache-arrow';
+import { BatchPacker, packSchema } from './batch-transfer.ts';
+import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
+
+const WORKER = new URL('./event-log-worker.js', import.meta.url);
+
+/** What the writer thread answers on `close`. */
+export interface ClosedEventLog {
+  bytesWritten: number;
+  /** `factsBySymbol` of every batch written, when asked for (`facts: true`). */
+  facts: unknown;
+}
+
+/**
+ * `EventLogFileWriter` on a thread of its own: the same file, byte for byte, but the Arrow
+ * assembly and the LZ4 compression (a sixth of a run's CPU time) run on another core while the
+ * simulation goes on. `write` copies the batch's buffers and hands the copies over, so the
+ * caller may reuse its arrays at once (the recorder's `reuseBuffers`); it waits only when the
+ * thread is `MAX_QUEUED` batches behind. Everything is synchronous for the caller: a failure of
+ * the thread (a full disk, ...) is thrown by the next `write` or by `close`.
+ */
+export class ThreadedEventLogWriter {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly ctl = new Int32Array(new SharedArrayBuffer(12));
+  private readonly packer = new BatchPacker();
+  private schemaSent = false;
+  private result: ClosedEventLog | undefined;
+
+  /**
+   * Creates (or truncates) `path` now, so a file that cannot be written fails here.
+   * `facts: true` also measures the stylized facts of what is written (`perpsim run`'s summary).
+   */
+  constructor(
+    readonly path: string,
+    options: { compression?: 'lz4' | 'none'; facts?: boolean } = {},
+  ) {
+    closeSync(openSync(path, 'w')); // the thread opens it again: a worker may not close a descriptor it did not open
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const data: WriterThreadData = { path, compression: options.compression ?? 'none', facts: options.facts === true, ctl: this.ctl.buffer as SharedArrayBuffer, port: port2 };
+    this.worker = new Worker(WORKER, { workerData: data, transferList: [port2] });
+    this.worker.unref();
+    this.port.unref();
+  }
+
+  /** Hands one batch to the thread (after its schema, the first time). */
+  write(batch: RecordBatch): void {
+    if (this.result !== undefined) throw new Error(`${this.path}: event log already closed`);
+    this.throwIfFailed();
+    for (let queued = Atomics.load(this.ctl, QUEUED); queued >= MAX_QUEUED; queued = Atomics.load(this.ctl, QUEUED)) {
+      this.throwIfFailed();
+      this.waitFor(QUEUED, queued);
+    }
+    const transfer: ArrayBuffer[] = [];
+    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer) };
+    this.schemaSent = true;
+    Atomics.add(this.ctl, QUEUED, 1);
+    this.port.postMessage(message, transfer);
+  }
+
+  /** Waits for the thread to write everything and the footer; its answer. Idempotent. */
+  close(): ClosedEventLog {
+    if (this.result !== undefined) return this.result;
+    this.throwIfFailed();
+    Atomics.add(this.ctl, QUEUED, 1);
+    this.port.postMessage({ kind: 'close' } satisfies ToWriter);
+    const answer = this.answer();
+    void this.worker.terminate();
+    if (answer.kind === 'error') throw new Error(`${this.path}: ${answer.message}`);
+    return (this.result = { bytesWritten: answer.bytesWritten, facts: answer.facts });
+  }
+
+  private throwIfFailed(): void {
+    if (Atomics.load(this.ctl, FAILED) === 0) return;
+    const answer = this.answer();
+    void this.worker.terminate();
+    throw new Error(`${this.path}: ${answer.kind === 'error' ? answer.message : 'the writer thread failed'}`);
+  }
+
+  /** The thread's next answer, waiting for it. */
+  private answer(): FromWriter {
+    for (;;) {
+      const answered = Atomics.load(this.ctl, ANSWERED);
+      const received = receiveMessageOnPort(this.port);
+      if (received !== undefined) return received.message as FromWriter;
+      this.waitFor(ANSWERED, answered);
+    }
+  }
+
+  /** Waits until counter `at` moves from `value`; throws if the thread is gone without a word. */
+  private waitFor(at: number, value: number): void {
+    if (Atomics.wait(this.ctl, at, value, 1000) === 'timed-out' && this.worker.threadId === -1) {
+      throw new Error(`${this.path}: the event log writer thread stopped without an answer`);
+    }
+  }
+}
