@@ -91,14 +91,14 @@ export class InProcessPort implements ExchangePort, PortSink {
     return this.call(() => {
       const problem = newOrderProblem(order);
       if (problem !== undefined) throw new PortError(`invalid order: ${problem}`);
-      return this.venue.placeOrder(this.account, {
+      return this.venue.placeOrderId(this.account, {
         symbol: order.symbol,
         price: order.price,
         quantity: order.quantity,
         side: order.side,
         timeInForce: order.timeInForce,
         postOnly: order.postOnly ?? false,
-      }).id;
+      });
     }, order);
   }
 
@@ -182,16 +182,17 @@ export class InProcessPort implements ExchangePort, PortSink {
           if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError || e instanceof CommandFailedError)) throw e;
           outcome = { ok: false, error: e };
         }
-        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), order);
-      }, order);
+        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), undefined, order);
+      }, undefined, order);
     });
   }
 
   /**
-   * Sends `fn` down `channel` after a latency sample (told the time and the new order the
-   * message carries, if any), never overtaking the channel's last message.
+   * Sends `fn(arg)` down `channel` after a latency sample (told the time and the new order the
+   * message carries, if any), never overtaking the channel's last message. Feeds and market
+   * data pass a handler made once per port and the message as `arg` (no closure per message).
    */
-  private send(channel: Channel, latency: LatencyModel, fn: () => void, order?: NewOrder): void {
+  private send<T>(channel: Channel, latency: LatencyModel, fn: (arg: T) => void, arg?: T, order?: NewOrder): void {
     const nowSec = this.clock.nowSec;
     const nowNanos = this.clock.nowNanos;
     // Arrival as (sec, nanos) on plain numbers: this runs for every message.
@@ -208,13 +209,16 @@ export class InProcessPort implements ExchangePort, PortSink {
     }
     channel.sec = sec;
     channel.nanos = nanos;
-    this.clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), fn);
+    this.clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), fn, arg);
   }
 
   /** @internal An order feed of this port's user (from the hub). */
   onFeed(feed: OrderFeed): void {
-    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.orderLatency, () => this.feedHandlers.forEach((h) => h(feed)));
+    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.orderLatency, this.runFeedHandlers, feed);
   }
+
+  private readonly runFeedHandlers = (feed: OrderFeed): void => this.feedHandlers.forEach((h) => h(feed));
+  private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
 
   /**
    * @internal One instant of a watched market (from the hub): its stats messages, then the
@@ -226,18 +230,17 @@ export class InProcessPort implements ExchangePort, PortSink {
     if (level === undefined) return;
     for (const stats of batch.stats) {
       const own = { ...stats }; // each port's handlers get their own object
-      this.send(this.marketData, this.mdLatency, () => this.emitMarketData(own));
+      this.send(this.marketData, this.mdLatency, this.emit, own);
     }
     if (!batch.bookChanged) return;
     if (level === 'LEVEL_1') {
       if (!this.isNewTop(market)) return;
-      const message = bookUpdate(market, level, batch.sec, batch.nanos);
-      this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+      this.send(this.marketData, this.mdLatency, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
       return;
     }
     const message = level === 'LEVEL_2' ? this.level2Update(market, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos);
     if (message === undefined) return;
-    this.send(this.marketData, this.mdLatency, () => this.emitMarketData(message));
+    this.send(this.marketData, this.mdLatency, this.emit, message);
   }
 
   /**

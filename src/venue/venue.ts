@@ -174,6 +174,28 @@ export class Venue {
     });
   }
 
+  /**
+   * `placeOrder` for callers that keep only the wire id (the in-process port): the same
+   * command, without the order view `placeOrder` makes and the store copies when the order ends.
+   */
+  placeOrderId(account: Account, req: OrderRequest): string {
+    return this.s.exclusive(() => {
+      const market = this.s.marketBySymbol.get(req.symbol);
+      const ticks = market?.instrument.tick.toTicks(req.price);
+      const slot = this.flow.submit(account, market, req.symbol, {
+        side: req.side,
+        priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
+        priceTicks: ticks ?? NaN,
+        qtyLots: req.quantity,
+        tif: req.timeInForce,
+        postOnly: req.postOnly,
+      });
+      const id = this.s.orderId(slot);
+      this.flow.release(slot);
+      return id;
+    });
+  }
+
   /** Fast path for in-process actors that already work in ticks. Same rules and feeds. */
   placeOrderTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): Order {
     return this.s.exclusive(() => this.viewAndRelease(this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly)));
