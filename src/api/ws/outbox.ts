@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
+import { onBeforeWrite, queueFrame, turnBytes, WireSocket, writeTurn } from './wire-socket.ts';
 
 /**
  * Output to websockets with backpressure that never stalls the server.
@@ -39,7 +40,9 @@ const sizeOf = (text: string | Buffer) => text.length;
 /**
  * Sends a text frame if the socket is open (see the module comment for backpressure). `text`
  * may be the UTF-8 bytes of the text (a message fanned out to many sockets is encoded once).
- * Frames sent to a socket in one event-loop turn are written out together.
+ * Frames sent to a socket in one event-loop turn are written out together: on a
+ * {@link WireSocket} (the servers' sockets) built by hand into one buffer, on any other
+ * websocket through ws with the socket corked.
  */
 export function sendText(ws: WebSocket, text: string | Buffer): void {
   if (ws.readyState !== WebSocket.OPEN) return;
@@ -48,6 +51,12 @@ export function sendText(ws: WebSocket, text: string | Buffer): void {
     box.frames.push(text);
     box.bytes += sizeOf(text);
     if (box.bytes + ws.bufferedAmount > MAX_BUFFERED_BYTES) dropSlowConsumer(ws);
+    return;
+  }
+  if (ws instanceof WireSocket) {
+    if (ws.turnEnd - ws.turnStart > QUEUE_ABOVE_BYTES) writeTurn(ws); // a big turn: let the socket say whether it keeps up
+    if (ws.bufferedAmount > QUEUE_ABOVE_BYTES) startQueueing(ws, text);
+    else queueFrame(ws, text);
     return;
   }
   if (ws.bufferedAmount > QUEUE_ABOVE_BYTES) {
@@ -75,12 +84,20 @@ function startQueueing(ws: WebSocket, text: string | Buffer): void {
 function flushOutbox(ws: WebSocket): void {
   const box = outboxes.get(ws);
   if (box === undefined || ws.readyState !== WebSocket.OPEN) return;
-  corkUntilImmediate(ws);
+  const wire = ws instanceof WireSocket ? ws : undefined;
+  if (wire === undefined) corkUntilImmediate(ws);
+  let queued = 0;
   let i = 0;
-  for (; i < box.frames.length && ws.bufferedAmount <= QUEUE_ABOVE_BYTES; i++) {
-    ws.send(box.frames[i]!, TEXT_FRAME);
-    box.bytes -= sizeOf(box.frames[i]!);
+  for (; i < box.frames.length && ws.bufferedAmount + queued <= QUEUE_ABOVE_BYTES; i++) {
+    const frame = box.frames[i]!;
+    if (wire === undefined) ws.send(frame, TEXT_FRAME);
+    else {
+      queueFrame(wire, frame);
+      queued = turnBytes(wire);
+    }
+    box.bytes -= sizeOf(frame);
   }
+  if (wire !== undefined) writeTurn(wire);
   if (i === box.frames.length) {
     outboxes.delete(ws);
     ws.resume();
@@ -102,16 +119,21 @@ function rawSocket(ws: WebSocket): Duplex | undefined {
   return (ws as unknown as { _socket?: Duplex })._socket;
 }
 
-/** Sockets corked in this event-loop turn, uncorked together in one setImmediate. */
+/** Sockets (not {@link WireSocket}s) corked in this event-loop turn, uncorked together in one setImmediate. */
 const corked: Duplex[] = [];
 
 /** Run before corked output leaves (the journal's flush: nothing is acknowledged before it is durable). */
 const beforeUncork: (() => void)[] = [];
 
-/** Registers a hook run before each turn's corked output is written; returns its remover. */
+/**
+ * Registers a hook run before each turn's output is written (corked sockets and
+ * {@link WireSocket}s alike); returns its remover.
+ */
 export function onBeforeUncork(hook: () => void): () => void {
   beforeUncork.push(hook);
+  const removeWrite = onBeforeWrite(hook);
   return () => {
+    removeWrite();
     const at = beforeUncork.indexOf(hook);
     if (at >= 0) beforeUncork.splice(at, 1);
   };

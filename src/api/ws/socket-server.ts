@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CLOSE_TOO_MANY } from './close-codes.ts';
 import { MAX_REQUEST_BYTES } from './frames.ts';
+import { WireSocket } from './wire-socket.ts';
 
 /** Socket caps shared by the server's websocket endpoints. */
 export interface SocketLimits {
@@ -50,10 +51,11 @@ export interface SocketEndpoint {
 /**
  * A websocket server without its own HTTP server (server.ts routes upgrades to it). Past the
  * server's total cap a connection is accepted and closed at once with {@link CLOSE_TOO_MANY}
- * ("server full"), so the client learns why instead of seeing a refused handshake.
+ * ("server full"), so the client learns why instead of seeing a refused handshake. Its sockets
+ * are {@link WireSocket}s: frames of a turn leave in one buffer (./wire-socket.ts).
  */
 export function createSocketServer(onConnection: (ws: WebSocket) => void, limits: SocketLimits): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES, WebSocket: WireSocket });
   wss.on('connection', (ws) => {
     // An 'error' event without a listener would crash the process; a broken socket is just dropped.
     ws.on('error', () => ws.terminate());

@@ -1,0 +1,137 @@
+import type { Duplex } from 'node:stream';
+import { WebSocket } from 'ws';
+
+/**
+ * Text frames of one event-loop turn, built by hand into one buffer per socket and written with
+ * one `write` at the end of the turn.
+ *
+ * Why not `ws.send`: ws frames every message on its own (a header buffer and the payload, two
+ * chunks in the socket's queue, a `writev` array entry each, options objects per call). Under
+ * order entry a socket gets three frames per order and hundreds of orders per turn; built here,
+ * a frame is its header (2, 4 or 10 bytes: server frames are unmasked) and its UTF-8 payload
+ * appended to the socket's slab, and the turn leaves as one Buffer. The bytes on the wire are
+ * exactly the frames ws would send (FIN, text opcode, no compression: the servers never
+ * negotiate per-message deflate for output we send).
+ *
+ * Ordering with ws's own output: ws still writes control frames (close, ping, pong) itself,
+ * straight to the socket. {@link WireSocket} writes out the turn's pending frames before each
+ * of them, so a close frame never overtakes the replies sent before it.
+ */
+
+/** A server-side websocket whose text frames can be queued for the turn ({@link queueFrame}). */
+export class WireSocket extends WebSocket {
+  /** Slab holding this turn's frames at [turnStart, turnEnd); bytes before turnStart were written. */
+  turnBuf: Buffer | undefined = undefined;
+  turnStart = 0;
+  turnEnd = 0;
+
+  override close(code?: number, data?: string | Buffer): void {
+    writeTurn(this);
+    super.close(code, data);
+  }
+
+  override ping(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
+    writeTurn(this);
+    super.ping(data, mask, cb);
+  }
+
+  override pong(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
+    writeTurn(this);
+    super.pong(data, mask, cb);
+  }
+}
+
+/** Smallest slab a socket gets; a socket's slab grows to twice what its busiest turn needed. */
+const MIN_SLAB_BYTES = 8 * 1024;
+/** Header bytes of a server frame carrying `n` payload bytes (no mask). */
+const headerBytes = (n: number): number => (n < 126 ? 2 : n < 65536 ? 4 : 10);
+
+/** Sockets with frames queued in this turn, written together in one setImmediate. */
+const pending: WireSocket[] = [];
+
+/** Run before any queued frame is written (the journal's flush: nothing is acknowledged before it is durable). */
+const beforeWrite: (() => void)[] = [];
+
+/** Registers a hook run before queued frames are written; returns its remover. */
+export function onBeforeWrite(hook: () => void): () => void {
+  beforeWrite.push(hook);
+  return () => {
+    const at = beforeWrite.indexOf(hook);
+    if (at >= 0) beforeWrite.splice(at, 1);
+  };
+}
+
+/** Bytes queued for `ws` in this turn and not yet written. */
+export function turnBytes(ws: WireSocket): number {
+  return ws.turnEnd - ws.turnStart;
+}
+
+/**
+ * Appends one text frame carrying `text` (or its UTF-8 bytes) to the socket's turn. The caller
+ * checked that the socket is open.
+ */
+export function queueFrame(ws: WireSocket, text: string | Buffer): void {
+  const isString = typeof text === 'string';
+  // A string's UTF-8 is at most 3 bytes per UTF-16 unit and at least 1.
+  reserve(ws, 10 + (isString ? text.length * 3 : text.length));
+  const buf = ws.turnBuf!;
+  const at = ws.turnEnd;
+  const guess = headerBytes(text.length); // right unless the UTF-8 is longer than the string and crosses 126 or 65536
+  const bytes = isString ? buf.write(text, at + guess) : text.copy(buf, at + guess);
+  const header = headerBytes(bytes);
+  if (header !== guess) buf.copyWithin(at + header, at + guess, at + guess + bytes);
+  buf[at] = 0x81; // FIN + text
+  if (header === 2) buf[at + 1] = bytes;
+  else if (header === 4) {
+    buf[at + 1] = 126;
+    buf.writeUInt16BE(bytes, at + 2);
+  } else {
+    buf[at + 1] = 127;
+    buf.writeUInt32BE(0, at + 2); // frames here are far below 4 GiB
+    buf.writeUInt32BE(bytes, at + 6);
+  }
+  if (ws.turnEnd === ws.turnStart && pending.push(ws) === 1) setImmediate(writeTurns);
+  ws.turnEnd = at + header + bytes;
+}
+
+/** Makes room for `need` more bytes in the socket's slab, keeping this turn's frames. */
+function reserve(ws: WireSocket, need: number): void {
+  const buf = ws.turnBuf;
+  if (buf !== undefined && buf.length - ws.turnEnd >= need) return;
+  const queued = ws.turnEnd - ws.turnStart;
+  const next = Buffer.allocUnsafeSlow(Math.max(MIN_SLAB_BYTES, 2 * (queued + need), buf === undefined ? 0 : buf.length));
+  if (queued > 0) buf!.copy(next, 0, ws.turnStart, ws.turnEnd);
+  ws.turnBuf = next;
+  ws.turnStart = 0;
+  ws.turnEnd = queued;
+}
+
+/** End of the turn: every socket's queued frames, one write each. */
+function writeTurns(): void {
+  const sockets = pending.splice(0);
+  runHooks();
+  for (const ws of sockets) writeTurn(ws, false);
+}
+
+function runHooks(): void {
+  for (const hook of beforeWrite) hook();
+}
+
+/**
+ * Hands the socket's queued frames to its stream now (before a control frame, or when the
+ * outbox needs to know what the socket holds). Frames of a socket that is no longer open are
+ * dropped, as ws drops a send after close.
+ */
+export function writeTurn(ws: WireSocket, hooks = true): void {
+  const buf = ws.turnBuf;
+  if (buf === undefined || ws.turnEnd === ws.turnStart) return;
+  const bytes = buf.subarray(ws.turnStart, ws.turnEnd);
+  ws.turnStart = ws.turnEnd;
+  // The written part belongs to the stream now; the rest of the slab serves the next turns
+  // unless it is nearly used up.
+  if (buf.length - ws.turnEnd < bytes.length) ws.turnBuf = undefined;
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (ws.readyState !== WebSocket.OPEN || socket === undefined || socket.destroyed) return;
+  if (hooks) runHooks();
+  socket.write(bytes);
+}
