@@ -10,6 +10,7 @@ import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame }
 import { startHeartbeat } from './heartbeat.ts';
 import { OrderFeedHub } from './order-feed-hub.ts';
 import { parseCancelRequest, parsePlaceRequest } from './order-requests.ts';
+import { scanRequest } from './request-scanner.ts';
 import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
 import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
 import { TokenWatch } from './token-watch.ts';
@@ -90,12 +91,16 @@ export class OrderGateway implements SocketEndpoint {
   }
 
   private onMessage(session: OrderSession, data: RawData): void {
-    const read = readFrame(data);
-    if ('refused' in read) {
-      sendText(session.ws, JSON.stringify({ rid: null, err: { code: 400, msg: read.refused } }));
-      return;
+    // Place and cancel requests are read by the scanner; anything it does not read, by JSON.parse.
+    let frame = Buffer.isBuffer(data) ? scanRequest(data) : undefined;
+    if (frame === undefined) {
+      const read = readFrame(data);
+      if ('refused' in read) {
+        sendText(session.ws, JSON.stringify({ rid: null, err: { code: 400, msg: read.refused } }));
+        return;
+      }
+      frame = read.frame;
     }
-    const frame = read.frame;
     if (!this.watch.check(session)) return;
     const rid = requestIdOf(frame, 'rid');
     this.exchange.sync();

@@ -1,13 +1,17 @@
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Sender, WebSocket, WebSocketServer } from 'ws';
+import * as wsModule from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { sendText } from '../../../src/api/ws/frames.ts';
 import { queueFrame, WireSocket } from '../../../src/api/ws/wire-socket.ts';
 
+/** ws's frame builder (exported by ws, not declared by its types). */
+const { Sender } = wsModule as unknown as { Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] } };
+
 /** What ws itself would put on the wire for one unmasked, uncompressed, final text frame. */
 const wsFrame = (payload: string | Buffer): Buffer =>
-  Buffer.concat(Sender.frame(typeof payload === 'string' ? Buffer.from(payload) : payload, { fin: true, opcode: 1, mask: false, readOnly: false, rsv1: false }) as Buffer[]);
+  Buffer.concat(Sender.frame(typeof payload === 'string' ? Buffer.from(payload) : payload, { fin: true, opcode: 1, mask: false, readOnly: false, rsv1: false }));
 
 /** A server-side socket with no connection (ws's own signature for it, which its types do not declare). */
 const unconnected = (): WireSocket => new (WireSocket as unknown as new (a: null, p: undefined, o: object) => WireSocket)(null, undefined, {});
