@@ -5,6 +5,7 @@ import type { ConnectionAuth } from './authz.ts';
 import { MAX_BODY_BYTES, parseBody, readIncomingBody } from './body.ts';
 import { errorAnswer, HttpError } from './errors.ts';
 import { ORDER_ENTRY, type OrderEntryHandler } from './order-routes.ts';
+import { batchWritesPerTurn } from './turn-writes.ts';
 
 /**
  * REST order entry (POST /orders/insert_order and /orders/cancel_order) served straight on
@@ -28,7 +29,10 @@ export function withOrderEntryFastPath(exchange: Exchange, fallback: RequestList
       return;
     }
     let auth = auths.get(req.socket);
-    if (auth === undefined) auths.set(req.socket, (auth = { header: undefined, key: undefined }));
+    if (auth === undefined) {
+      auths.set(req.socket, (auth = { header: undefined, key: undefined }));
+      batchWritesPerTurn(req.socket); // pipelined answers leave together (./turn-writes.ts)
+    }
     void serve(exchange, handler, auth, req, res);
   };
 }
