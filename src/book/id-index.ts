@@ -7,15 +7,14 @@
  * ids, ids that only grow over a long run), so a dense array would grow with the largest id
  * ever seen rather than with the live orders.
  *
- * Layout: cell `i` is `table[4i .. 4i + 3]`: the id, the slot (0 when empty: slots are > 0), and
- * two int32s the owner keeps with it (the book: the order's open lots, or `WIDE`, and its
- * level). A cell is 16 bytes, four to a cache line, so a probe touches one line (the table is
- * half the size it was as a Float64Array, and a fresh one needs no filling: zeros are empty
- * cells), and a cancel finds everything it needs there without
- * reading the order's record, a second random place in memory: with hundreds of thousands of
- * live orders each of those reads is a cache miss, the largest single cost of a cancel. Linear
- * probing, at most half full, deletion by backward shift so that no tombstones pile up under
- * churn; the table shrinks again when mostly empty.
+ * Layout: cell `i` is `table[2i]` (the id) and `table[2i + 1]` (the slot; 0 marks an empty cell,
+ * slots are > 0), 8 bytes, so a fresh table needs no filling. Why not also keep the order's open
+ * lots and level in the cell, so that a cancel need not read the order's record (a second cache
+ * miss): measured, a cancel cost the same either way (the record's line is fetched anyway to
+ * mark it canceled), while the table was twice the bytes, every insert, partial fill and resize
+ * paid for the wider cells, and a partial fill had to find the cell again to keep it in step.
+ * Linear probing, at most half full, deletion by backward shift so that no tombstones pile up
+ * under churn; the table shrinks again when mostly empty.
  *
  * The hash keeps consecutive ids in consecutive cells (the low bits of the id, with the higher
  * bits folded in): venues and feeds hand out ids in sequence, and on a machine where a cache
@@ -31,20 +30,18 @@ const ABSENT = -1;
 /** The slot of an empty cell. */
 const EMPTY = 0;
 const MIN_BITS = 10;
-/** Int32s per cell: id, slot, quantity, level. */
-const CELL = 4;
 
-/** A set of distinct ids, each with a positive slot number and two int32s kept with it. */
+/** A set of distinct ids, each with a positive slot number. */
 export class IdIndex {
-  /** Quantity and level of the id removed by the last successful `take`. */
-  takenQty = 0;
-  takenLevel = 0;
   private bits = MIN_BITS;
   private mask = (1 << MIN_BITS) - 1;
-  private table = new Int32Array(CELL << MIN_BITS);
+  private table = new Int32Array(2 << MIN_BITS);
   private used = 0;
-  /** Ids that are not int32s, each with [slot, quantity, level]; created on first use. */
-  private others: Map<number, [number, number, number]> | null = null;
+  /** Ids that are not int32s, with their slots; created on first use. */
+  private others: Map<number, number> | null = null;
+  /** The free cell the last `absent` found for `freeFor`, until the table changes. */
+  private freeAt = ABSENT;
+  private freeFor = 0;
 
   /** Number of ids held. */
   get size(): number {
@@ -53,62 +50,70 @@ export class IdIndex {
 
   /** Slot of `id`, or -1 when absent. */
   get(id: number): number {
-    if ((id | 0) !== id) return this.others?.get(id)?.[0] ?? ABSENT;
+    if ((id | 0) !== id) return this.others?.get(id) ?? ABSENT;
     const i = this.find(id);
-    return i === ABSENT ? ABSENT : this.table[CELL * i + 1]!;
-  }
-
-  /** Adds `id` → `slot` with its quantity and level; the caller guarantees `id` is absent and `slot` > 0. */
-  add(id: number, slot: number, qty: number, level: number): void {
-    if ((id | 0) !== id) {
-      (this.others ??= new Map()).set(id, [slot, qty, level]);
-      return;
-    }
-    if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
-    const table = this.table;
-    const c = CELL * freeCell(table, this.bits, id);
-    table[c] = id;
-    table[c + 1] = slot;
-    table[c + 2] = qty;
-    table[c + 3] = level;
-    this.used++;
-  }
-
-  /** Replaces the quantity kept with `id`, which must be present. */
-  setQty(id: number, qty: number): void {
-    if ((id | 0) !== id) {
-      this.others!.get(id)![1] = qty;
-      return;
-    }
-    this.table[CELL * this.find(id) + 2] = qty;
+    return i === ABSENT ? ABSENT : this.table[2 * i + 1]!;
   }
 
   /**
-   * Removes `id` and returns its slot, or -1 when it was absent; its quantity and level are
-   * then in `takenQty` and `takenLevel`.
+   * True when `id` is absent. Remembers where it would go, so that an `add` of the same id
+   * before any other change to the index does not search again.
    */
+  absent(id: number): boolean {
+    if ((id | 0) !== id) return this.others?.get(id) === undefined;
+    const table = this.table;
+    const mask = this.mask;
+    for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
+      if (table[2 * i + 1] === EMPTY) {
+        this.freeAt = i;
+        this.freeFor = id;
+        return true;
+      }
+      if (table[2 * i] === id) return false;
+    }
+  }
+
+  /** Adds `id` → `slot`; the caller guarantees `id` is absent and `slot` > 0. */
+  add(id: number, slot: number): void {
+    if ((id | 0) !== id) {
+      (this.others ??= new Map()).set(id, slot);
+      return;
+    }
+    if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
+    // The free cell `absent` found for this id is still the end of its probe run when nothing
+    // changed since (every change forgets it).
+    let i = this.freeFor === id ? this.freeAt : ABSENT;
+    this.freeAt = ABSENT;
+    const table = this.table;
+    if (i === ABSENT) i = freeCell(table, this.bits, id);
+    table[2 * i] = id;
+    table[2 * i + 1] = slot;
+    this.used++;
+  }
+
+  /** Removes `id` and returns its slot, or -1 when it was absent. */
   take(id: number): number {
     if ((id | 0) !== id) return this.takeOther(id);
     let hole = this.find(id);
     if (hole === ABSENT) return ABSENT;
+    this.freeAt = ABSENT;
     const table = this.table;
     const mask = this.mask;
     const bits = this.bits;
-    const taken = table[CELL * hole + 1]!;
-    this.takenQty = table[CELL * hole + 2]!;
-    this.takenLevel = table[CELL * hole + 3]!;
+    const taken = table[2 * hole + 1]!;
     // Backward shift: pull later entries of the probe run into the hole when the hole lies
     // between their home cell and where they sit, so every entry stays reachable from home.
     for (let j = (hole + 1) & mask; ; j = (j + 1) & mask) {
-      if (table[CELL * j + 1] === EMPTY) break;
-      if (((j - hashOf(table[CELL * j]!, bits)) & mask) >= ((j - hole) & mask)) {
-        moveCell(table, CELL * j, table, CELL * hole);
+      if (table[2 * j + 1] === EMPTY) break;
+      if (((j - hashOf(table[2 * j]!, bits)) & mask) >= ((j - hole) & mask)) {
+        table[2 * hole] = table[2 * j]!;
+        table[2 * hole + 1] = table[2 * j + 1]!;
         hole = j;
       }
     }
-    table[CELL * hole + 1] = EMPTY;
+    table[2 * hole + 1] = EMPTY;
     this.used--;
-    if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(this.bits - 1);
+    if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(bits - 1);
     return taken;
   }
 
@@ -117,31 +122,31 @@ export class IdIndex {
     const table = this.table;
     const mask = this.mask;
     for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
-      if (table[CELL * i + 1] === EMPTY) return ABSENT;
-      if (table[CELL * i] === id) return i;
+      if (table[2 * i + 1] === EMPTY) return ABSENT;
+      if (table[2 * i] === id) return i;
     }
   }
 
   private takeOther(id: number): number {
-    const entry = this.others?.get(id);
-    if (entry === undefined) return ABSENT;
+    const slot = this.others?.get(id);
+    if (slot === undefined) return ABSENT;
     this.others!.delete(id);
-    this.takenQty = entry[1];
-    this.takenLevel = entry[2];
-    return entry[0];
+    return slot;
   }
 
   private resize(bits: number): void {
     const old = this.table;
-    const table = new Int32Array(CELL << bits);
-    const mask = (1 << bits) - 1;
-    for (let j = 0; j < old.length; j += CELL) {
+    const table = new Int32Array(2 << bits);
+    for (let j = 0; j < old.length; j += 2) {
       if (old[j + 1] === EMPTY) continue;
-      moveCell(old, j, table, CELL * freeCell(table, bits, old[j]!));
+      const i = freeCell(table, bits, old[j]!);
+      table[2 * i] = old[j]!;
+      table[2 * i + 1] = old[j + 1]!;
     }
     this.table = table;
     this.bits = bits;
-    this.mask = mask;
+    this.mask = (1 << bits) - 1;
+    this.freeAt = ABSENT;
   }
 }
 
@@ -149,16 +154,8 @@ export class IdIndex {
 function freeCell(table: Int32Array, bits: number, id: number): number {
   const mask = (1 << bits) - 1;
   let i = hashOf(id, bits);
-  while (table[CELL * i + 1] !== EMPTY) i = (i + 1) & mask;
+  while (table[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
   return i;
-}
-
-/** Copies the cell at `from` in `source` to `to` in `target` (offsets of the cells' first int32s). */
-function moveCell(source: Int32Array, from: number, target: Int32Array, to: number): void {
-  target[to] = source[from]!;
-  target[to + 1] = source[from + 1]!;
-  target[to + 2] = source[from + 2]!;
-  target[to + 3] = source[from + 3]!;
 }
 
 /** Home cell of an int32 id in a table of 2^bits cells (see the file comment). */

@@ -127,7 +127,7 @@ export class OrderBook {
       throw new RangeError(`order ${cmd.orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
     }
     const orderId = smi(cmd.orderId);
-    if (this.ids.get(orderId) !== NONE) throw new RangeError(`order ${orderId} is already on the book`);
+    if (!this.ids.absent(orderId)) throw new RangeError(`order ${orderId} is already on the book`);
     const isBuy = side === 'B';
 
     if (cmd.postOnly && this.wouldCross(side, priceTicks)) {
@@ -154,15 +154,8 @@ export class OrderBook {
       out.cancelRejected(smi(orderId));
       return;
     }
-    // Open lots and level come from the index cell: the order's record is only written (marked
-    // canceled), never read, so a cancel waits for one cache line, not two. A quantity beyond
-    // int32 is read from the record (see `OrderSlots`).
-    let qtyLots = ids.takenQty;
-    if (qtyLots === WIDE) {
-      qtyLots = this.orders.field(o, O_QTY);
-      this.orders.setField(o, O_QTY, 0);
-    }
-    this.retire(o, ids.takenLevel, qtyLots);
+    const qtyLots = this.orders.field(o, O_QTY);
+    this.retire(o, this.orders.data[o + O_LEVEL]!, qtyLots);
     out.canceled(smi(orderId), qtyLots, CANCEL_REQUESTED);
   }
 
@@ -182,7 +175,6 @@ export class OrderBook {
     }
     const remainingLots = openLots - byLots;
     orders.setField(o, O_QTY, remainingLots);
-    this.ids.setQty(orderId, orders.data[o + O_QTY]!);
     const level = orders.data[o + O_LEVEL]!;
     this.levels.total[level] = smi(this.levels.total[level]! - byLots);
     out.reduced(orders.field(o, O_ID), smi(byLots), smi(remainingLots));
@@ -288,17 +280,13 @@ export class OrderBook {
         remaining -= traded;
         const makerId = orders.field(maker, O_ID);
         out.trade(makerId, orders.field(maker, O_OWNER), takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
-        if (makerRemainingLots > 0) {
-          // The taker is done; the maker stays at the head, its index cell in step.
-          this.ids.setQty(makerId, data[maker + O_QTY]!);
-          continue;
-        }
+        // The taker is done; the maker stays at the head.
+        if (makerRemainingLots > 0) continue;
         this.ids.take(makerId);
         levels.count[level]!--;
       } else if (makerLots > 0) {
         // Self-trade prevention: the resting order goes, untraded.
         const orderId = orders.field(maker, O_ID);
-        if (rawLots === WIDE) orders.setField(maker, O_QTY, 0);
         this.ids.take(orderId);
         levels.count[level]!--;
         levels.total[level]! -= makerLots;
@@ -333,7 +321,7 @@ export class OrderBook {
     levels.enqueue(level, o);
     levels.count[level]!++;
     levels.total[level] = smi(levels.total[level]! + qtyLots);
-    this.ids.add(orderId, o, orders.data[o + O_QTY]!, level);
+    this.ids.add(orderId, o);
   }
 
   /**

@@ -78,13 +78,14 @@ export class OrderSlots {
 
   /** Sets field `f` of record `o` to any number, exactly (see the file comment). */
   setField(o: number, f: number, value: number): void {
-    const at = o + f;
+    // A map entry left behind by a wide value this field held before is never read again
+    // (only fields marked WIDE are looked up) and is overwritten when the field is next wide,
+    // so the map stays within three entries a record without deleting on this hot path.
     if (fitsInt32(value)) {
-      if (this.data[at] === WIDE) this.wide.delete(at);
-      this.data[at] = value;
+      this.data[o + f] = value;
     } else {
-      this.data[at] = WIDE;
-      this.wide.set(at, value);
+      this.data[o + f] = WIDE;
+      this.wide.set(o + f, value);
     }
   }
 }
