@@ -1,3 +1,4 @@
+import { BookEvents, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
 import type { BookEvent, TradeEvent } from '../book/events.ts';
 import type { Side } from '../core/types.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
@@ -29,6 +30,8 @@ export interface LevelColumns {
 }
 
 const SIDE_BID = 1;
+/** No book id (a level without an external order). */
+const NO_ID = -1;
 
 /**
  * Recorded (replayed L2) liquidity inside the venue's own books.
@@ -53,8 +56,16 @@ export class ExternalLiquidity {
   private readonly levels = new Map<Market, Map<number, number>>();
   private nextId = EXTERNAL_ID_BASE;
   private readonly events: BookEvent[] = [];
+  /** The book's outcomes as records (no object per operation). */
+  private readonly records = new BookEvents();
   /** Scratch of `applyLevelColumns`: level key → its last row in the batch. */
   private readonly lastRow = new Map<number, number>();
+  /** Scratch of `applyLevelColumns`: rows, then the increases' rows, book ids and shown lots. */
+  private rowScratch = new Int32Array(64);
+  private idScratch = new Float64Array(64);
+  private shownScratch = new Float64Array(64);
+  /** External levels removed because a recorded level crossed them (a change count). */
+  private removed = 0;
 
   constructor(
     private readonly s: VenueState,
@@ -85,24 +96,63 @@ export class ExternalLiquidity {
   /** `applyLevels` on columns: what the replay calls, with no object per level. */
   applyLevelColumns(market: Market, c: LevelColumns, reset: boolean): void {
     const levels = this.levelsOf(market);
+    const book = market.book;
     if (reset) {
-      for (const id of levels.values()) if (market.book.has(id)) market.book.cancel(id, this.cleared());
+      for (const id of levels.values()) if (book.has(id)) book.cancelInto(id, this.clearedRecords());
       levels.clear();
     }
-    // A batch may name a level twice: its last value counts, in the place of its first mention.
-    const last = this.lastRow;
-    last.clear();
-    for (let i = c.from; i < c.to; i++) last.set(keyOf(c.side[i] === SIDE_BID ? 'B' : 'S', c.priceTicks[i]!), i);
-    // Decreases first, then increases: a batch that moves the touch never crosses itself midway.
-    for (const i of last.values()) {
-      const side: Side = c.side[i] === SIDE_BID ? 'B' : 'S';
-      if (c.qtyLots[i]! < this.displayedLots(market, side, c.priceTicks[i]!)) this.setLevel(market, levels, side, c.priceTicks[i]!, c.qtyLots[i]!);
+    const n = this.uniqueRows(c);
+    const rows = this.rowScratch;
+    const ids = this.idScratch;
+    const shown = this.shownScratch;
+    // Each level is looked up once (its book id, then its open lots); decreases apply at once,
+    // increases after them: a batch that moves the touch never crosses itself midway.
+    let increases = 0;
+    for (let u = 0; u < n; u++) {
+      const i = rows[u]!;
+      const key = c.side[i] === SIDE_BID ? c.priceTicks[i]! : -c.priceTicks[i]!;
+      const id = levels.get(key);
+      const lots = id === undefined ? 0 : book.openLots(id);
+      const qtyLots = c.qtyLots[i]!;
+      if (qtyLots < lots) {
+        book.reduceInto(id!, lots - qtyLots, this.clearedRecords());
+        if (qtyLots === 0) levels.delete(key);
+      } else if (qtyLots > lots) {
+        rows[increases] = i;
+        ids[increases] = id ?? NO_ID;
+        shown[increases++] = lots;
+      }
     }
-    for (const i of last.values()) {
+    // What was looked up stays true until an increase removes crossed levels (then look again).
+    const removedBefore = this.removed;
+    for (let u = 0; u < increases; u++) {
+      const i = rows[u]!;
       const side: Side = c.side[i] === SIDE_BID ? 'B' : 'S';
-      if (c.qtyLots[i]! > this.displayedLots(market, side, c.priceTicks[i]!)) this.setLevel(market, levels, side, c.priceTicks[i]!, c.qtyLots[i]!);
+      const priceTicks = c.priceTicks[i]!;
+      if (this.removed === removedBefore) this.raise(market, levels, side, priceTicks, c.qtyLots[i]!, ids[u]!, shown[u]!);
+      else this.setLevel(market, levels, side, priceTicks, c.qtyLots[i]!);
     }
     this.flow.afterBookChange(market);
+  }
+
+  /**
+   * Rows `from`..`to` of `c` with one row per level, into `rowScratch` (returns their count):
+   * a batch may name a level twice, and its last value counts, in the place of its first mention.
+   */
+  private uniqueRows(c: LevelColumns): number {
+    const n = c.to - c.from;
+    if (this.rowScratch.length < n) {
+      const size = Math.max(n, 2 * this.rowScratch.length);
+      this.rowScratch = new Int32Array(size);
+      this.idScratch = new Float64Array(size);
+      this.shownScratch = new Float64Array(size);
+    }
+    const last = this.lastRow;
+    last.clear();
+    for (let i = c.from; i < c.to; i++) last.set(c.side[i] === SIDE_BID ? c.priceTicks[i]! : -c.priceTicks[i]!, i);
+    let u = 0;
+    for (const i of last.values()) this.rowScratch[u++] = i;
+    return u;
   }
 
   /**
@@ -127,17 +177,36 @@ export class ExternalLiquidity {
     const id = levels.get(key);
     const shown = id === undefined ? 0 : market.book.openLots(id);
     if (qtyLots < shown) {
-      market.book.reduce(id!, shown - qtyLots, this.cleared());
+      market.book.reduceInto(id!, shown - qtyLots, this.clearedRecords());
       if (qtyLots === 0) levels.delete(key);
       return;
     }
-    if (id !== undefined && shown > 0) market.book.cancel(id, this.cleared());
+    if (qtyLots > shown) this.raise(market, levels, side, priceTicks, qtyLots, id ?? NO_ID, shown);
+  }
+
+  /**
+   * A level grows from `shown` lots (its order `id`, or NO_ID) to `qtyLots`: its order goes to
+   * the back of the level's queue with the new quantity (a new id), after removing the opposite
+   * external levels it crosses; the part that crosses account orders trades with them (the
+   * old order, on the other side of the book, takes no part in that).
+   */
+  private raise(market: Market, levels: Map<number, number>, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
+    const book = market.book;
     this.removeCrossedExternal(market, levels, side, priceTicks);
     const newId = this.nextId++;
-    const events = this.cleared();
-    market.book.place({ orderId: newId, ownerId: EXTERNAL_OWNER, side, priceTicks, qtyLots, tif: 'GTC', postOnly: false }, events);
-    for (const e of events) if (e.kind === 'trade') this.flow.settleTrade(e, undefined, market);
-    if (market.book.has(newId)) levels.set(key, newId);
+    const events = this.clearedRecords();
+    book.placeInto({ orderId: newId, ownerId: EXTERNAL_OWNER, side, priceTicks, qtyLots, tif: 'GTC', postOnly: false }, events);
+    let rested = false;
+    for (let e = 0; e < events.length; e++) {
+      const kind = events.kind(e);
+      if (kind === EV_TRADE) this.flow.settleTrade(events.at(e) as TradeEvent, undefined, market);
+      else if (kind === EV_RESTED) rested = true;
+    }
+    // The old order goes after the new one is queued behind it: the same queue as removing it
+    // first, but a level that never empties midway is not freed and made again in the book.
+    if (id !== NO_ID && shown > 0) book.cancelInto(id, this.clearedRecords());
+    const key = keyOf(side, priceTicks);
+    if (rested) levels.set(key, newId);
     else levels.delete(key);
   }
 
@@ -151,8 +220,9 @@ export class ExternalLiquidity {
     const remove = (key: number): void => {
       const id = levels.get(key);
       if (id === undefined) return;
-      if (market.book.has(id)) market.book.cancel(id, this.cleared());
+      if (market.book.has(id)) market.book.cancelInto(id, this.clearedRecords());
       levels.delete(key);
+      this.removed++;
     };
     // The crossed range is usually a few ticks: probe it; scan the map only when it is wider.
     const width = Math.abs(priceTicks - best) + 1;
@@ -176,6 +246,11 @@ export class ExternalLiquidity {
   private cleared(): BookEvent[] {
     this.events.length = 0;
     return this.events;
+  }
+
+  private clearedRecords(): BookEvents {
+    this.records.clear();
+    return this.records;
   }
 }
 
