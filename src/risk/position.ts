@@ -198,26 +198,53 @@ export class Position {
     this.headUsedLots = 0;
   }
 
-  /** Everything needed to put the position back as it is now (the venue's undo of a failed command). O(1). */
-  save(): PositionMemento {
-    // `big` changes in place: copy it.
-    return { fields: { ...this, big: this.big === undefined ? undefined : { ...this.big } }, lots: this.lotSizes.length };
+  /**
+   * Writes what puts the position back as it is now (the venue's undo of a failed command):
+   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the lot arrays and big totals (copied:
+   * they change in place) as `POSITION_SAVED_REFS` references through `out.ref`. O(1), no
+   * allocation while the totals are numbers.
+   */
+  saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
+    nums[at] = this.netLots;
+    nums[at + 1] = this.buyLots;
+    nums[at + 2] = this.sellLots;
+    nums[at + 3] = this.version;
+    nums[at + 4] = this.buyN;
+    nums[at + 5] = this.sellN;
+    nums[at + 6] = this.realizedN;
+    nums[at + 7] = this.openCostN;
+    nums[at + 8] = this.head;
+    nums[at + 9] = this.headUsedLots;
+    nums[at + 10] = this.lotSizes.length;
+    out.ref(this.big === undefined ? undefined : { ...this.big });
+    out.ref(this.lotPrices);
+    out.ref(this.lotSizes);
   }
 
-  /** Puts the position back as it was at `save()` (later fills only appended to the saved arrays). */
-  restore(m: PositionMemento): void {
-    Object.assign(this, m.fields);
-    if (this.big !== undefined) this.big = { ...this.big };
-    this.lotPrices.length = m.lots;
-    this.lotSizes.length = m.lots;
+  /** Puts the position back as `saveTo` saw it (later fills only appended to the saved arrays). */
+  restoreFrom(nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
+    this.netLots = nums[at]!;
+    this.buyLots = nums[at + 1]!;
+    this.sellLots = nums[at + 2]!;
+    this.version = nums[at + 3]!;
+    this.buyN = nums[at + 4]!;
+    this.sellN = nums[at + 5]!;
+    this.realizedN = nums[at + 6]!;
+    this.openCostN = nums[at + 7]!;
+    this.head = nums[at + 8]!;
+    this.headUsedLots = nums[at + 9]!;
+    const big = refs[refAt] as Position['big'];
+    this.big = big === undefined ? undefined : { ...big };
+    this.lotPrices = refs[refAt + 1] as number[];
+    this.lotSizes = refs[refAt + 2] as number[];
+    this.lotPrices.length = nums[at + 10]!;
+    this.lotSizes.length = nums[at + 10]!;
   }
 }
 
-/** A saved position: its fields (lot arrays by reference) and how many lots the arrays held. */
-export interface PositionMemento {
-  readonly fields: object;
-  readonly lots: number;
-}
+/** How many numbers and references `Position.saveTo` writes. */
+export const POSITION_SAVED_NUMBERS = 11;
+export const POSITION_SAVED_REFS = 3;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */
 export function tickLots(priceTicks: number, lots: number): bigint {

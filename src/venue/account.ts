@@ -27,6 +27,12 @@ export class AccountPosition {
 
   constructor(readonly market: Market) {}
 
+  /** Drops the cached values (the position was put back by an undo: its version repeats). */
+  forgetCache(): void {
+    this.uVersion = -1;
+    this.mMark = NaN;
+  }
+
   /** Realized PnL as the venue reports it: trading PnL − fees + funding received. */
   get realized(): Money {
     return this.tradingPnl - this.fees + this.funding;
@@ -62,9 +68,6 @@ export class AccountPosition {
 export function marginOf(instrument: Instrument, priceTicks: number, lots: number, pct: BigRational): Money {
   return tickLotsAtRate(tickLots(priceTicks, lots), instrument.tickLotMoney, pct);
 }
-
-/** What `Account.saveMoney` keeps. */
-type AccountMoney = readonly [Money, Money, Money, number, number, number, number, number];
 
 /** One user's money, positions and open orders. */
 export class Account {
@@ -197,23 +200,23 @@ export class Account {
     return slack > error ? 1 : slack < -error ? -1 : 0;
   }
 
-  /** Cash, the open-order chain's ends and totals (in `market`), for the venue's undo of a failed command. */
-  saveMoney(market: Market): AccountMoney {
-    return [this.cash, this.adjustments, this.openOrdersIm, this.openCountIn(market), this.openLotsIn(market), this.openHead, this.openTail, this.openCount];
+  /** Puts back money, the open-order chain's ends and the totals in market `marketIndex` (the venue's undo). */
+  restoreMoney(marketIndex: number, cash: Money, adjustments: Money, openOrdersIm: Money, countIn: number, lotsIn: number, head: number, tail: number, count: number): void {
+    this.cash = cash;
+    this.adjustments = adjustments;
+    this.openOrdersIm = openOrdersIm;
+    this.openCountByMarket[marketIndex] = countIn;
+    this.openLotsByMarket[marketIndex] = lotsIn;
+    this.openHead = head;
+    this.openTail = tail;
+    this.openCount = count;
   }
 
-  restoreMoney(market: Market, saved: AccountMoney): void {
-    [this.cash, this.adjustments, this.openOrdersIm] = saved;
-    this.openCountByMarket[market.index] = saved[3];
-    this.openLotsByMarket[market.index] = saved[4];
-    [, , , , , this.openHead, this.openTail, this.openCount] = saved;
-  }
-
-  /** Forgets the position in `market` (created by a command that was rolled back). */
-  dropPosition(market: Market): void {
-    const p = this.positionByMarket[market.index];
+  /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */
+  dropPosition(marketIndex: number): void {
+    const p = this.positionByMarket[marketIndex];
     if (p === undefined) return;
-    this.positionByMarket[market.index] = undefined;
+    this.positionByMarket[marketIndex] = undefined;
     this.positionList.splice(this.positionList.indexOf(p), 1);
   }
 

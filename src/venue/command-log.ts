@@ -1,7 +1,9 @@
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
-import type { OrderEvent } from './order-events.ts';
-import { saveMarket, saveTrades } from './undo.ts';
+import { OrderEvent, OrderEventRows } from './order-events.ts';
+import { saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
+import { UndoJournal } from './undo-journal.ts';
+import type { VenueState } from './venue-state.ts';
 
 /**
  * A command that did not apply: a step threw after validation. Nothing of it remains (the
@@ -33,8 +35,13 @@ const ANNOUNCE = 1;
  * every trade's ticker still reads its own print (`md-instants.ts`).
  */
 export class CommandLog {
-  private readonly undos: (() => void)[] = [];
-  /** Flat outbox: kind, hook (announcements), first argument, second argument. */
+  /** The undo entries of the current command (see undo.ts). */
+  readonly journal = new UndoJournal();
+  /** The order events of the current command, in the order they happened. */
+  private readonly events = new OrderEventRows();
+  /** The one event that delivery loads each kept row into. */
+  private readonly cursor: OrderEvent;
+  /** Flat outbox: kind, hook (announcements), first argument (an event row for feeds), second argument. */
   private readonly outbox: unknown[] = [];
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
@@ -47,11 +54,13 @@ export class CommandLog {
   private executionCount = 0;
   private tradeCount = 0;
 
-  constructor(private readonly counters: CommandCounters) {}
+  constructor(private readonly counters: CommandCounters & VenueState) {
+    this.cursor = new OrderEvent(counters);
+  }
 
-  /** Registers how to take back a change just made (or about to be made). */
+  /** Registers how to take back a change just made (or about to be made); hot paths write journal entries instead. */
   onUndo(fn: () => void): void {
-    this.undos.push(fn);
+    saveClosure(this.journal, fn);
   }
 
   /** Saves `market`'s state once per command, before its first change (see undo.ts). */
@@ -59,7 +68,7 @@ export class CommandLog {
     const saved = this.savedMarkets;
     for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
     saved.push(market);
-    this.undos.push(saveMarket(market));
+    saveClosure(this.journal, saveMarket(market));
   }
 
   /** Saves `market`'s candles and stats once per command, before its first trade. */
@@ -67,12 +76,13 @@ export class CommandLog {
     const saved = this.savedTrades;
     for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
     saved.push(market);
-    this.undos.push(saveTrades(market));
+    saveClosure(this.journal, saveTrades(market));
   }
 
-  /** An order event of the command (a frozen copy: see `OrderEvent.freeze`). */
+  /** An order event of the command, kept as a row with the order's fill and state as of now. */
   event(e: OrderEvent): void {
-    this.outbox.push(FEED, undefined, e, undefined);
+    this.outbox.push(FEED, undefined, this.events.length, undefined);
+    e.saveTo(this.events);
   }
 
   /** Frees the order slot when the command is over (its record must survive a rollback). */
@@ -89,17 +99,19 @@ export class CommandLog {
   /** Starts a command: notes the counters it may advance. */
   begin(): void {
     const c = this.counters;
+    this.journal.begin();
     this.orderCount = c.orderIds.count;
     this.liquidationCount = c.liquidationIds.count;
     this.executionCount = c.executionIds.count;
     this.tradeCount = c.tradeIds.count;
     this.feesCollected = c.feesCollected;
     this.liquidations = c.liquidations;
+    this.openOrders = c.openOrders;
   }
 
   /** The command applied: forget the undo log, tell the listeners, free the ended orders' slots. */
   commit(listeners: CommandListeners, free: (slot: number) => void): void {
-    this.undos.length = 0;
+    this.journal.clear();
     this.savedMarkets.length = 0;
     this.savedTrades.length = 0;
     if (this.outbox.length > 0) this.deliver(listeners);
@@ -118,14 +130,17 @@ export class CommandLog {
 
   private feesCollected = 0n;
   private liquidations = 0;
+  private openOrders = 0;
 
   private rollBack(): void {
-    const undos = this.undos;
-    for (let i = undos.length - 1; i >= 0; i--) undos[i]!();
-    undos.length = 0;
-    this.savedMarkets.length = 0;
-    this.savedTrades.length = 0;
-    this.outbox.length = 0;
+    try {
+      this.journal.rollBack(undoEntry);
+    } finally {
+      this.savedMarkets.length = 0;
+      this.savedTrades.length = 0;
+      this.outbox.length = 0;
+      this.events.clear();
+    }
     this.toFree.length = 0;
     const c = this.counters;
     c.orderIds.rewind(this.orderCount);
@@ -134,33 +149,41 @@ export class CommandLog {
     c.tradeIds.rewind(this.tradeCount);
     c.feesCollected = this.feesCollected;
     c.liquidations = this.liquidations;
+    c.openOrders = this.openOrders;
   }
 
   /** Tells the listeners, in the order the command produced it (the outbox is emptied first). */
   private deliver(listeners: CommandListeners): void {
-    const box = this.outbox.splice(0, this.outbox.length);
-    for (let i = 0; i < box.length; i += 4) {
-      if (box[i] === FEED) {
-        const e = box[i + 2] as OrderEvent;
-        for (const l of listeners.order) {
-          if (l.orderEvent !== undefined) l.orderEvent(e);
-          if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
-        }
-      } else if (box[i + 1] === 'trade') {
-        const [market, stats] = box[i + 3] as [Market, ReturnType<Market['stats']['snapshot']>];
-        market.stats.showAsOf(stats);
-        try {
-          for (const l of listeners.trade) l.trade!(box[i + 2] as VenueTrade, market);
-        } finally {
-          market.stats.showAsOf(undefined);
-        }
-      } else {
-        const hook = box[i + 1] as keyof VenueListener;
-        for (const l of listeners.all) {
-          const f = l[hook] as ((...a: unknown[]) => void) | undefined;
-          if (f !== undefined) f.call(l, box[i + 2], box[i + 3]);
+    // Listeners cannot add to the outbox (they must not call the venue while it is busy), so it
+    // is read in place and emptied afterwards, whatever a listener throws.
+    const box = this.outbox;
+    try {
+      for (let i = 0; i < box.length; i += 4) {
+        if (box[i] === FEED) {
+          const e = this.cursor.load(this.events, box[i + 2] as number);
+          for (const l of listeners.order) {
+            if (l.orderEvent !== undefined) l.orderEvent(e);
+            if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
+          }
+        } else if (box[i + 1] === 'trade') {
+          const [market, stats] = box[i + 3] as [Market, ReturnType<Market['stats']['snapshot']>];
+          market.stats.showAsOf(stats);
+          try {
+            for (const l of listeners.trade) l.trade!(box[i + 2] as VenueTrade, market);
+          } finally {
+            market.stats.showAsOf(undefined);
+          }
+        } else {
+          const hook = box[i + 1] as keyof VenueListener;
+          for (const l of listeners.all) {
+            const f = l[hook] as ((...a: unknown[]) => void) | undefined;
+            if (f !== undefined) f.call(l, box[i + 2], box[i + 3]);
+          }
         }
       }
+    } finally {
+      box.length = 0;
+      this.events.clear();
     }
   }
 }
@@ -180,4 +203,6 @@ export interface CommandCounters {
   readonly tradeIds: { readonly count: number; rewind(count: number): void };
   feesCollected: bigint;
   liquidations: number;
+  /** Open orders of all accounts (the books hold more when they hold recorded liquidity). */
+  openOrders: number;
 }

@@ -12,7 +12,8 @@ export type OrderFeedType = OrderFeed['t'];
  * free and call `feed()` for the wire object. `feed()` builds it from the records (once per
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
- * Valid only during the listener call: the next feed refills it (`freeze` makes a lasting copy).
+ * Valid only during the listener call: the next feed refills it (the command log keeps a
+ * command's events as rows, `saveTo`, and replays them through one such cursor, `load`).
  */
 export class OrderEvent {
   t: OrderFeedType = 'n';
@@ -49,22 +50,58 @@ export class OrderEvent {
     this.ts = this.s.clock.nowSec;
     this.tn = this.s.clock.nowNanos;
     this.built = undefined;
+    this.filledThen = -1;
+    this.stateThen = -1;
     return this;
   }
 
   /**
-   * A copy that stays valid after the next feed refills this one, with the order's fill and
-   * state as they are now: the venue tells listeners after the whole command (command-log.ts),
-   * when later fills of the same command have moved the record on. Its slot must stay
-   * allocated until it is delivered (the venue frees slots after delivery).
+   * Makes this event row `i` of `rows` (an event kept by the command log until its command
+   * applied), showing the order's fill and state as they were when it happened.
    */
-  freeze(): OrderEvent {
-    const copy = Object.assign(new OrderEvent(this.s), this);
-    if (this.slot >= 0) {
-      copy.filledThen = this.s.orders.field(this.slot, F_FILLED);
-      copy.stateThen = this.s.orders.state(this.slot);
-    }
-    return copy;
+  load(rows: OrderEventRows, i: number): this {
+    const n = rows.nums;
+    const o = i * ROW;
+    this.t = rows.types[i]!;
+    this.reason = rows.reasons[i];
+    this.text = rows.texts[i];
+    this.oid = rows.oids[i]!;
+    this.userId = n[o]!;
+    this.slot = n[o + 1]!;
+    this.eid = n[o + 2]!;
+    this.ts = n[o + 3]!;
+    this.tn = n[o + 4]!;
+    this.tid = n[o + 5]!;
+    this.fillLots = n[o + 6]!;
+    this.fillPriceTicks = n[o + 7]!;
+    this.aggressor = n[o + 8] === 1;
+    this.filledThen = n[o + 9]!;
+    this.stateThen = n[o + 10]!;
+    this.built = undefined;
+    return this;
+  }
+
+  /** Appends this event to `rows`, with the order's fill and state as they are now. */
+  saveTo(rows: OrderEventRows): void {
+    const i = rows.add();
+    const n = rows.nums;
+    const o = i * ROW;
+    rows.types[i] = this.t;
+    rows.reasons[i] = this.reason;
+    rows.texts[i] = this.text;
+    rows.oids[i] = this.oid;
+    n[o] = this.userId;
+    n[o + 1] = this.slot;
+    n[o + 2] = this.eid;
+    n[o + 3] = this.ts;
+    n[o + 4] = this.tn;
+    n[o + 5] = this.tid;
+    n[o + 6] = this.fillLots;
+    n[o + 7] = this.fillPriceTicks;
+    n[o + 8] = this.aggressor ? 1 : 0;
+    const slot = this.slot;
+    n[o + 9] = slot >= 0 ? this.s.orders.field(slot, F_FILLED) : -1;
+    n[o + 10] = slot >= 0 ? this.s.orders.state(slot) : -1;
   }
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */
@@ -115,5 +152,37 @@ export class OrderEvent {
       ts: store.field(slot, F_SEC),
       tn: store.field(slot, F_NANOS),
     };
+  }
+}
+
+/** Numbers per row of `OrderEventRows`. */
+const ROW = 11;
+
+/**
+ * Order events waiting for their command to apply, as rows of numbers and texts (reused from
+ * command to command: a kept event allocates nothing, where a frozen object per event did).
+ * `OrderEvent.saveTo` writes a row, `OrderEvent.load` reads one back into a cursor.
+ */
+export class OrderEventRows {
+  nums = new Float64Array(64 * ROW);
+  readonly types: OrderFeedType[] = [];
+  readonly reasons: OrderEvent['reason'][] = [];
+  readonly texts: (string | undefined)[] = [];
+  readonly oids: string[] = [];
+  length = 0;
+
+  /** A new row's index (its fields are then written by `OrderEvent.saveTo`). */
+  add(): number {
+    const i = this.length++;
+    if ((i + 1) * ROW > this.nums.length) {
+      const next = new Float64Array(this.nums.length * 2);
+      next.set(this.nums);
+      this.nums = next;
+    }
+    return i;
+  }
+
+  clear(): void {
+    this.length = 0;
   }
 }

@@ -16,7 +16,7 @@ import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
 import { faultPoint } from './fault-points.ts';
-import { placeUndo, saveAccount, saveLevelOf } from './undo.ts';
+import { saveAccount, saveAllocation, saveLevelOf, savePlace, saveRecord } from './undo.ts';
 
 /** A new order in engine units, after the wire's schema checks. */
 export interface OrderTicket {
@@ -168,24 +168,23 @@ export class OrderFlow {
     const store = this.s.orders;
     log.touchMarket(market);
     const seq = store.field(slot, F_SEQ);
-    log.onUndo(saveLevelOf(market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), this.externalInBooks()));
+    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), this.externalInBooks());
     this.saveOrder(slot, market);
     market.book.cancelInto(seq, this.clearedEvents());
   }
 
   /** True when the books hold recorded (external) orders: more book orders than account orders. */
   private externalInBooks(): boolean {
+    const markets = this.s.markets;
     let booked = 0;
-    for (const m of this.s.markets) booked += m.book.orderCount;
-    let open = 0;
-    for (const a of this.s.accounts) open += a.openCount;
-    return booked > open;
+    for (let i = 0; i < markets.length; i++) booked += markets[i]!.book.orderCount;
+    return booked > this.s.openOrders;
   }
 
   private execute(account: Account, market: Market, slot: number): void {
     const store = this.s.orders;
     const log = this.s.log;
-    log.onUndo(store.saveRecord(slot));
+    saveRecord(log.journal, store, slot);
     store.setState(slot, ST_NEW);
     const e = this.event('n', account.id, slot, this.s.executionIds.advance());
     if (e !== undefined) this.s.emit(e);
@@ -201,7 +200,7 @@ export class OrderFlow {
     cmd.tif = store.tif(slot);
     cmd.postOnly = store.has(slot, B_POST_ONLY);
     market.book.placeInto(cmd, events);
-    log.onUndo(placeUndo(market.book, cmd.side, events, (seq) => store.slotOf(seq), store));
+    savePlace(log.journal, market.book, cmd.side, events, store);
     faultPoint('place.book');
     for (let i = 0; i < events.length; i++) {
       switch (events.kind(i)) {
@@ -226,9 +225,10 @@ export class OrderFlow {
         case EV_RESTED: {
           const inst = market.instrument;
           const im = marginOf(inst, cmd.priceTicks, events.qtyLots(i), inst.initialMarginPct);
-          log.onUndo(saveAccount(account, market));
-          if (account.openTail !== NO_SLOT) log.onUndo(store.saveRecord(account.openTail));
+          saveAccount(log.journal, account, market, this.s.markets.length);
+          if (account.openTail !== NO_SLOT) saveRecord(log.journal, store, account.openTail);
           account.addOpenOrder(store, slot, market.index, cmd.qtyLots - store.field(slot, F_FILLED), im);
+          this.s.openOrders++;
           faultPoint('place.rested');
           break;
         }
@@ -341,13 +341,13 @@ export class OrderFlow {
    */
   private saveOrder(slot: number, market: Market): void {
     const store = this.s.orders;
-    const log = this.s.log;
-    log.onUndo(saveAccount(this.s.accounts[store.field(slot, F_USER)]!, market));
-    log.onUndo(store.saveRecord(slot));
+    const journal = this.s.log.journal;
+    saveAccount(journal, this.s.accounts[store.field(slot, F_USER)]!, market, this.s.markets.length);
+    saveRecord(journal, store, slot);
     const prev = store.field(slot, F_PREV);
     const next = store.field(slot, F_NEXT);
-    if (prev !== NO_SLOT) log.onUndo(store.saveRecord(prev));
-    if (next !== NO_SLOT) log.onUndo(store.saveRecord(next));
+    if (prev !== NO_SLOT) saveRecord(journal, store, prev);
+    if (next !== NO_SLOT) saveRecord(journal, store, next);
   }
 
   /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */
@@ -356,6 +356,7 @@ export class OrderFlow {
     store.setState(slot, state);
     const account = this.s.accounts[store.field(slot, F_USER)]!;
     account.removeOpenOrder(store, slot, store.field(slot, F_MARKET), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
+    this.s.openOrders--;
   }
 
   private emitCancel(slot: number, reason: CancelReason, text: string): void {
@@ -387,7 +388,7 @@ export class OrderFlow {
     const fresh = store.nextIsFresh;
     const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, nowSec, nowNanos);
     if (market === undefined || offGrid) this.s.orders.setOddTexts(slot, symbol, t.priceText);
-    this.s.log.onUndo(() => store.unallocate(slot, fresh));
+    saveAllocation(this.s.log.journal, store, slot, fresh);
     return slot;
   }
 

@@ -159,21 +159,19 @@ export class OrderStore {
     this.views.pop();
   }
 
-  /** The record of `slot` as it is now, and the closure that writes it back (the venue's undo). */
-  saveRecord(slot: number): () => void {
-    const d = this.data;
+  /** Filled notional of `slot` past 2^53, if it went there (see `addFilledNotional`). */
+  bigNotionalOf(slot: number): bigint | undefined {
+    return this.bigNotional?.get(slot);
+  }
+
+  /** Writes back a record saved as `STRIDE` numbers at `nums[at]` (the venue's undo). */
+  restoreRecord(slot: number, nums: Float64Array, at: number, reservedIm: Money, big: bigint | undefined): void {
+    const data = this.data;
     const o = slot * STRIDE;
-    // A plain array: a typed-array slice per saved record cost more than the rest of the save.
-    const fields = [d[o]!, d[o + 1]!, d[o + 2]!, d[o + 3]!, d[o + 4]!, d[o + 5]!, d[o + 6]!, d[o + 7]!, d[o + 8]!, d[o + 9]!, d[o + 10]!, d[o + 11]!];
-    const im = this.reservedIm[slot]!;
-    const big = this.bigNotional?.get(slot);
-    return () => {
-      const data = this.data;
-      for (let i = 0; i < STRIDE; i++) data[slot * STRIDE + i] = fields[i]!;
-      this.reservedIm[slot] = im;
-      if (big === undefined) this.bigNotional?.delete(slot);
-      else this.bigNotional!.set(slot, big);
-    };
+    for (let i = 0; i < STRIDE; i++) data[o + i] = nums[at + i]!;
+    this.reservedIm[slot] = reservedIm;
+    if (big === undefined) this.bigNotional?.delete(slot);
+    else (this.bigNotional ??= new Map()).set(slot, big);
   }
 
   /** Slot of a live order by engine id, or `NO_SLOT`. */

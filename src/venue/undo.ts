@@ -1,16 +1,121 @@
 import type { OrderBook } from '../book/order-book.ts';
 import { BookEvents, EV_CANCELED, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
+import type { Money } from '../core/money.ts';
 import type { Side } from '../core/types.ts';
-import type { Account } from './account.ts';
+import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
+import type { Account, AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { F_PRICE, F_USER, type OrderStore } from './order-store.ts';
+import { F_PRICE, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import type { UndoJournal } from './undo-journal.ts';
 
 /**
- * How each part of the venue is put back when a command fails midway (command-log.ts). Every
- * function saves what a change is about to touch and returns the closure that restores it;
- * the command log runs those newest first. Saving is O(1) (the book's levels are rebuilt only
- * on failure), so a command that succeeds pays a few small objects.
+ * How each part of the venue is put back when a command fails midway (command-log.ts). The
+ * hot changes (order records, accounts and positions, allocations, the book's levels) write
+ * what they are about to touch as an entry of the command's `UndoJournal` (numbers and
+ * pointers, no closure, saved once per command); `undoEntry` puts an entry back. Rare changes
+ * (markets, candles and stats, once per command) still register a closure (`U_CLOSURE`).
+ * Saving is O(1) (the book's levels are rebuilt only on failure).
  */
+
+export const U_CLOSURE = 0;
+const U_RECORD = 1;
+const U_ACCOUNT = 2;
+const U_ALLOC = 3;
+const U_LEVEL = 4;
+const U_PLACE = 5;
+
+/** Registers a closure that takes back a change (rare paths). */
+export function saveClosure(j: UndoJournal, fn: () => void): void {
+  j.entry(U_CLOSURE, 0);
+  j.ref(fn);
+}
+
+/** Saves the record of order `slot` (once per command). */
+export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): void {
+  if (!j.firstTouchOfSlot(slot)) return;
+  const at = j.entry(U_RECORD, 1 + STRIDE);
+  const nums = j.nums;
+  const d = store.data;
+  const o = slot * STRIDE;
+  nums[at] = slot;
+  for (let i = 0; i < STRIDE; i++) nums[at + 1 + i] = d[o + i]!;
+  j.ref(store);
+  j.ref(store.reservedIm[slot]);
+  j.ref(store.bigNotionalOf(slot));
+}
+
+/** Notes a fresh `allocate` of `slot` (`fresh`: it took a new slot), taken back by `unallocate`. */
+export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, fresh: boolean): void {
+  const at = j.entry(U_ALLOC, 2);
+  j.nums[at] = slot;
+  j.nums[at + 1] = fresh ? 1 : 0;
+  j.ref(store);
+}
+
+/**
+ * Saves an account's money, open-order chain and totals in `market`, and its position there
+ * (once per command and market; `markets`: how many markets the venue lists).
+ */
+export function saveAccount(j: UndoJournal, account: Account, market: Market, markets: number): void {
+  if (!j.firstTouchOfAccount(account.id, market.index, markets)) return;
+  const p = account.findPosition(market);
+  const at = j.entry(U_ACCOUNT, 6 + (p === undefined ? 0 : POSITION_SAVED_NUMBERS));
+  const nums = j.nums;
+  nums[at] = market.index;
+  nums[at + 1] = account.openCountIn(market);
+  nums[at + 2] = account.openLotsIn(market);
+  nums[at + 3] = account.openHead;
+  nums[at + 4] = account.openTail;
+  nums[at + 5] = account.openCount;
+  j.ref(account);
+  j.ref(account.cash);
+  j.ref(account.adjustments);
+  j.ref(account.openOrdersIm);
+  j.ref(p);
+  if (p === undefined) return;
+  j.ref(p.tradingPnl);
+  j.ref(p.fees);
+  j.ref(p.funding);
+  p.position.saveTo(nums, at + 6, j);
+}
+
+/** Puts back one journal entry (see `UndoJournal.rollBack`). */
+export function undoEntry(op: number, nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  switch (op) {
+    case U_CLOSURE:
+      (refs[r] as () => void)();
+      return;
+    case U_RECORD:
+      (refs[r] as OrderStore).restoreRecord(nums[at]!, nums, at + 1, refs[r + 1] as Money, refs[r + 2] as bigint | undefined);
+      return;
+    case U_ALLOC:
+      (refs[r] as OrderStore).unallocate(nums[at]!, nums[at + 1] === 1);
+      return;
+    case U_ACCOUNT:
+      return undoAccount(nums, at, refs, r);
+    case U_LEVEL:
+      return undoLevel(nums, at, refs, r);
+    case U_PLACE:
+      return undoPlace(nums, at, refs, r);
+    default:
+      throw new Error(`unknown undo entry ${op}`);
+  }
+}
+
+function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const account = refs[r] as Account;
+  const marketIndex = nums[at]!;
+  const p = refs[r + 4] as AccountPosition | undefined;
+  if (p === undefined) account.dropPosition(marketIndex);
+  else {
+    p.tradingPnl = refs[r + 5] as Money;
+    p.fees = refs[r + 6] as Money;
+    p.funding = refs[r + 7] as Money;
+    p.position.restoreFrom(nums, at + 6, refs, r + 8);
+    p.forgetCache();
+  }
+  account.restoreMoney(marketIndex, refs[r + 1] as Money, refs[r + 2] as Money, refs[r + 3] as Money, nums[at + 1]!, nums[at + 2]!, nums[at + 3]!, nums[at + 4]!, nums[at + 5]!);
+}
 
 /** Saves a market's scalar state (state, index, mark, band), averages and record lists. */
 export function saveMarket(market: Market): () => void {
@@ -40,27 +145,6 @@ export function saveTrades(market: Market): () => void {
   };
 }
 
-/** Saves an account's money, open-order chain and totals in `market`, and its position there. */
-export function saveAccount(account: Account, market: Market): () => void {
-  const money = account.saveMoney(market);
-  const existing = account.findPosition(market);
-  if (existing === undefined) {
-    return () => {
-      account.dropPosition(market);
-      account.restoreMoney(market, money);
-    };
-  }
-  const position = existing.position.save();
-  const { tradingPnl, fees, funding } = existing;
-  return () => {
-    existing.position.restore(position);
-    existing.tradingPnl = tradingPnl;
-    existing.fees = fees;
-    existing.funding = funding;
-    account.restoreMoney(market, money);
-  };
-}
-
 /** One resting order of a level, as the book's undo rebuilds it. */
 interface QueuedOrder {
   orderId: number;
@@ -70,58 +154,93 @@ interface QueuedOrder {
 
 /**
  * Saves where a resting order (engine id `seq`) sits in its level, before a cancel takes it
- * out, and returns the closure that puts it back there. Account orders rest once, when placed,
- * so within a level they queue in ascending engine id: the order's place among them is found
- * again on failure (O(1) now, O(level) only then). A recorded (external) order has no such
- * key, so while the books hold any (`withExternal`), the level's whole queue is copied instead.
+ * out. Account orders rest once, when placed, so within a level they queue in ascending engine
+ * id: the order's place among them is found again on failure (O(1) now, O(level) only then).
+ * A recorded (external) order has no such key, so while the books hold any (`withExternal`),
+ * the level's whole queue is copied instead.
  */
-export function saveLevelOf(book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, withExternal: boolean): () => void {
-  if (withExternal) {
-    const queue = book.levelQueue(side, priceTicks);
-    return () => rebuildLevel(book, side, priceTicks, queue);
-  }
-  const own: QueuedOrder = { orderId: seq, ownerId, qtyLots: book.openLots(seq) };
-  return () => {
-    const queue = book.levelQueue(side, priceTicks);
-    let at = 0;
-    while (at < queue.length && queue[at]!.orderId < seq) at++;
-    queue.splice(at, 0, own);
-    rebuildLevel(book, side, priceTicks, queue);
-  };
+export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, withExternal: boolean): void {
+  const at = j.entry(U_LEVEL, 5);
+  const nums = j.nums;
+  nums[at] = seq;
+  nums[at + 1] = ownerId;
+  nums[at + 2] = side === 'S' ? 1 : 0;
+  nums[at + 3] = priceTicks;
+  nums[at + 4] = book.openLots(seq);
+  j.ref(book);
+  j.ref(withExternal ? book.levelQueue(side, priceTicks) : undefined);
+}
+
+function undoLevel(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const book = refs[r] as OrderBook;
+  const side: Side = nums[at + 2] === 1 ? 'S' : 'B';
+  const priceTicks = nums[at + 3]!;
+  const saved = refs[r + 1] as QueuedOrder[] | undefined;
+  if (saved !== undefined) return rebuildLevel(book, side, priceTicks, saved);
+  const seq = nums[at]!;
+  const queue = book.levelQueue(side, priceTicks);
+  let i = 0;
+  while (i < queue.length && queue[i]!.orderId < seq) i++;
+  queue.splice(i, 0, { orderId: seq, ownerId: nums[at + 1]!, qtyLots: nums[at + 4]! });
+  rebuildLevel(book, side, priceTicks, queue);
 }
 
 /**
- * The undo of one `placeInto` whose events are in `events` (copied now: the buffer is reused).
- * Matching takes makers from the front of each level, oldest first, and rests the taker at the
- * back of its level; so the levels before the command are the makers traded or self-trade
- * canceled, in event order with their quantities then, followed by what is left now.
+ * Saves the undo of one `placeInto` whose events are in `events` (copied now: the buffer is
+ * reused). Matching takes makers from the front of each level, oldest first, and rests the
+ * taker at the back of its level; so the levels before the command are the makers traded or
+ * self-trade canceled, in event order with their quantities then, followed by what is left now.
  */
-export function placeUndo(book: OrderBook, takerSide: Side, events: BookEvents, slotOf: (seq: number) => number, store: OrderStore): () => void {
-  let restedId: number | undefined;
-  const consumed: (QueuedOrder & { priceTicks: number })[] = [];
+export function savePlace(j: UndoJournal, book: OrderBook, takerSide: Side, events: BookEvents, store: OrderStore): void {
+  const at = j.entry(U_PLACE, 3);
+  j.ref(book);
+  let nums = j.nums;
+  nums[at] = takerSide === 'S' ? 1 : 0;
+  nums[at + 1] = NaN;
+  let consumed = 0;
   for (let i = 0; i < events.length; i++) {
     const kind = events.kind(i);
-    if (kind === EV_RESTED) restedId = events.orderId(i);
-    else if (kind === EV_TRADE) {
+    if (kind === EV_RESTED) {
+      j.nums[at + 1] = events.orderId(i);
+      continue;
+    }
+    if (kind !== EV_TRADE && kind !== EV_CANCELED) continue;
+    const c = j.extend(4);
+    nums = j.nums;
+    if (kind === EV_TRADE) {
       // A maker meets one taker once: its lots before were what it traded plus what is left.
-      consumed.push({ priceTicks: events.priceTicks(i), orderId: events.makerId(i), ownerId: events.makerOwnerId(i), qtyLots: events.qtyLots(i) + events.makerRemainingLots(i) });
-    } else if (kind === EV_CANCELED) {
+      nums[c] = events.priceTicks(i);
+      nums[c + 1] = events.makerId(i);
+      nums[c + 2] = events.makerOwnerId(i);
+      nums[c + 3] = events.qtyLots(i) + events.makerRemainingLots(i);
+    } else {
       // Self-trade prevention took one of the taker's own resting orders (its record is still there).
-      const own = slotOf(events.orderId(i));
-      consumed.push({ priceTicks: store.field(own, F_PRICE), orderId: events.orderId(i), ownerId: store.field(own, F_USER), qtyLots: events.qtyLots(i) });
+      const own = store.slotOf(events.orderId(i));
+      nums[c] = store.field(own, F_PRICE);
+      nums[c + 1] = events.orderId(i);
+      nums[c + 2] = store.field(own, F_USER);
+      nums[c + 3] = events.qtyLots(i);
     }
+    consumed++;
   }
-  if (consumed.length === 0) return restedId === undefined ? () => {} : () => book.cancelInto(restedId!, scratch());
-  const makerSide: Side = takerSide === 'B' ? 'S' : 'B';
-  return () => {
-    if (restedId !== undefined) book.cancelInto(restedId, scratch());
-    for (const priceTicks of new Set(consumed.map((c) => c.priceTicks))) {
-      const before = consumed.filter((c) => c.priceTicks === priceTicks);
-      // A maker partially filled is still at the head now: counted once, from `before`.
-      const now = book.levelQueue(makerSide, priceTicks).filter((q) => !before.some((b) => b.orderId === q.orderId));
-      rebuildLevel(book, makerSide, priceTicks, [...before, ...now]);
-    }
-  };
+  j.nums[at + 2] = consumed;
+}
+
+function undoPlace(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const book = refs[r] as OrderBook;
+  const restedId = nums[at + 1]!;
+  if (!Number.isNaN(restedId)) book.cancelInto(restedId, scratch());
+  const consumed: (QueuedOrder & { priceTicks: number })[] = [];
+  for (let k = 0, c = at + 3; k < nums[at + 2]!; k++, c += 4) {
+    consumed.push({ priceTicks: nums[c]!, orderId: nums[c + 1]!, ownerId: nums[c + 2]!, qtyLots: nums[c + 3]! });
+  }
+  const makerSide: Side = nums[at] === 1 ? 'B' : 'S';
+  for (const priceTicks of new Set(consumed.map((c) => c.priceTicks))) {
+    const before = consumed.filter((c) => c.priceTicks === priceTicks);
+    // A maker partially filled is still at the head now: counted once, from `before`.
+    const now = book.levelQueue(makerSide, priceTicks).filter((q) => !before.some((b) => b.orderId === q.orderId));
+    rebuildLevel(book, makerSide, priceTicks, [...before, ...now]);
+  }
 }
 
 /** Makes the level at `priceTicks` hold exactly `queue`, in that order (only on failure). */

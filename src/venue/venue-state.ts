@@ -30,6 +30,8 @@ export class VenueState {
   feesCollected: Money = 0n;
   /** Number of times an account was liquidated. */
   liquidations = 0;
+  /** Open orders of all accounts (the books hold more when they hold recorded liquidity). */
+  openOrders = 0;
   /** Set while the venue processes a command: listeners must not re-enter. */
   busy = false;
   /** Makes each command all-or-nothing: its undo log, and what it tells listeners once it applied. */
@@ -66,7 +68,7 @@ export class VenueState {
   /** Hands the filled-in `event` to its listeners, in subscription order. */
   emit(e: OrderEvent): void {
     if (this.busy) {
-      this.log.event(e.freeze());
+      this.log.event(e);
       return;
     }
     for (const l of this.orderListeners) {
