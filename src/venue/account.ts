@@ -69,6 +69,12 @@ export function marginOf(instrument: Instrument, priceTicks: number, lots: numbe
   return tickLotsAtRate(tickLots(priceTicks, lots), instrument.tickLotMoney, pct);
 }
 
+// The numbers of `Account.byMarket`, per market.
+const M_COUNT = 0;
+const M_LOTS = 1;
+const M_SAVED = 2;
+const PER_MARKET = 3;
+
 /** One user's money, positions and open orders. */
 export class Account {
   /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
@@ -87,10 +93,13 @@ export class Account {
   openCount = 0;
   /** Σ initial margin reserved by open orders. */
   openOrdersIm: Money = 0n;
-  /** Open order count per market index. */
-  private readonly openCountByMarket: number[] = [];
-  /** Σ remaining lots of open orders per market index (for the overflow bound of order entry). */
-  private readonly openLotsByMarket: number[] = [];
+  /**
+   * Per market index, `PER_MARKET` numbers side by side (one cache line, not one array each):
+   * open order count, Σ remaining lots of open orders (for the overflow bound of order entry),
+   * and the number of the last command that saved this account in that market (the undo's
+   * first-touch mark, see `markSaved`).
+   */
+  private readonly byMarket: number[] = [];
 
   constructor(
     readonly id: number,
@@ -117,12 +126,12 @@ export class Account {
   }
 
   openCountIn(market: Market): number {
-    return this.openCountByMarket[market.index] ?? 0;
+    return this.byMarket[market.index * PER_MARKET + M_COUNT] ?? 0;
   }
 
   /** Σ remaining lots of this account's open orders in `market`. */
   openLotsIn(market: Market): number {
-    return this.openLotsByMarket[market.index] ?? 0;
+    return this.byMarket[market.index * PER_MARKET + M_LOTS] ?? 0;
   }
 
   /** The order in `slot` rests: chain it last, reserve `im`, count its unfilled lots. */
@@ -135,13 +144,32 @@ export class Account {
     this.openCount++;
     store.reservedIm[slot] = im;
     this.openOrdersIm += im;
-    this.openCountByMarket[marketIndex] = (this.openCountByMarket[marketIndex] ?? 0) + 1;
-    this.openLotsByMarket[marketIndex] = (this.openLotsByMarket[marketIndex] ?? 0) + unfilledLots;
+    const m = this.marketRow(marketIndex);
+    this.byMarket[m + M_COUNT]! += 1;
+    this.byMarket[m + M_LOTS]! += unfilledLots;
   }
 
   /** An open order of this account in `market` filled `lots` (its remainder shrank). */
   openOrderFilled(marketIndex: number, lots: number): void {
-    this.openLotsByMarket[marketIndex] = this.openLotsByMarket[marketIndex]! - lots;
+    this.byMarket[marketIndex * PER_MARKET + M_LOTS]! -= lots;
+  }
+
+  /**
+   * True the first time command number `epoch` asks about this account in market
+   * `marketIndex` (the undo saves an account once per command and market).
+   */
+  markSaved(marketIndex: number, epoch: number): boolean {
+    const at = this.marketRow(marketIndex) + M_SAVED;
+    if (this.byMarket[at] === epoch) return false;
+    this.byMarket[at] = epoch;
+    return true;
+  }
+
+  /** Where market `marketIndex`'s numbers start in `byMarket` (rows up to it made, zeroed). */
+  private marketRow(marketIndex: number): number {
+    const m = marketIndex * PER_MARKET;
+    while (this.byMarket.length < m + PER_MARKET) this.byMarket.push(0);
+    return m;
   }
 
   /** Unchains an open order and releases its margin and lots. */
@@ -155,8 +183,9 @@ export class Account {
     this.openCount--;
     this.openOrdersIm -= store.reservedIm[slot]!;
     store.reservedIm[slot] = 0n;
-    this.openCountByMarket[marketIndex] = this.openCountByMarket[marketIndex]! - 1;
-    this.openLotsByMarket[marketIndex] = this.openLotsByMarket[marketIndex]! - unfilledLots;
+    const m = marketIndex * PER_MARKET;
+    this.byMarket[m + M_COUNT]! -= 1;
+    this.byMarket[m + M_LOTS]! -= unfilledLots;
   }
 
   /** Re-reserves margin for an open order whose remainder changed. */
@@ -205,8 +234,9 @@ export class Account {
     this.cash = cash;
     this.adjustments = adjustments;
     this.openOrdersIm = openOrdersIm;
-    this.openCountByMarket[marketIndex] = countIn;
-    this.openLotsByMarket[marketIndex] = lotsIn;
+    const m = this.marketRow(marketIndex);
+    this.byMarket[m + M_COUNT] = countIn;
+    this.byMarket[m + M_LOTS] = lotsIn;
     this.openHead = head;
     this.openTail = tail;
     this.openCount = count;

@@ -1,7 +1,7 @@
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent, OrderEventRows } from './order-events.ts';
-import { saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
+import { saveAverages, saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
 import { UndoJournal } from './undo-journal.ts';
 import type { VenueState } from './venue-state.ts';
 
@@ -43,12 +43,10 @@ export class CommandLog {
   private readonly cursor: OrderEvent;
   /** Flat outbox: kind, hook (announcements), first argument (an event row for feeds), second argument. */
   private readonly outbox: unknown[] = [];
+  /** Entries in use in `outbox` (a count, not the array's length: setting that is a runtime call). */
+  private outboxLength = 0;
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
-  /** Markets whose scalar state, mark history and averages this command saved already. */
-  private readonly savedMarkets: Market[] = [];
-  /** Markets whose candles and session stats this command saved already. */
-  private readonly savedTrades: Market[] = [];
   private orderCount = 0;
   private liquidationCount = 0;
   private executionCount = 0;
@@ -65,23 +63,31 @@ export class CommandLog {
 
   /** Saves `market`'s state once per command, before its first change (see undo.ts). */
   touchMarket(market: Market): void {
-    const saved = this.savedMarkets;
-    for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
-    saved.push(market);
-    saveClosure(this.journal, saveMarket(market));
+    const epoch = this.journal.epoch;
+    if (market.undoMarks.state === epoch) return;
+    market.undoMarks.state = epoch;
+    saveMarket(this.journal, market);
+  }
+
+  /** Saves `market`'s funding averages once per command, before their first change. */
+  touchAverages(market: Market): void {
+    const epoch = this.journal.epoch;
+    if (market.undoMarks.averages === epoch) return;
+    market.undoMarks.averages = epoch;
+    saveClosure(this.journal, saveAverages(market));
   }
 
   /** Saves `market`'s candles and stats once per command, before its first trade. */
   touchTrades(market: Market): void {
-    const saved = this.savedTrades;
-    for (let i = 0; i < saved.length; i++) if (saved[i] === market) return;
-    saved.push(market);
+    const epoch = this.journal.epoch;
+    if (market.undoMarks.trades === epoch) return;
+    market.undoMarks.trades = epoch;
     saveClosure(this.journal, saveTrades(market));
   }
 
   /** An order event of the command, kept as a row with the order's fill and state as of now. */
   event(e: OrderEvent): void {
-    this.outbox.push(FEED, undefined, this.events.length, undefined);
+    this.push(FEED, undefined, this.events.length, undefined);
     e.saveTo(this.events);
   }
 
@@ -92,8 +98,18 @@ export class CommandLog {
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
     // A trade's listeners read the session stats as of that trade: keep them with it.
-    if (hook === 'trade') this.outbox.push(ANNOUNCE, hook, a, [b, (b as Market).stats.snapshot()]);
-    else this.outbox.push(ANNOUNCE, hook, a, b);
+    if (hook === 'trade') this.push(ANNOUNCE, hook, a, [b, (b as Market).stats.snapshot()]);
+    else this.push(ANNOUNCE, hook, a, b);
+  }
+
+  private push(kind: number, hook: unknown, a: unknown, b: unknown): void {
+    const box = this.outbox;
+    const n = this.outboxLength;
+    box[n] = kind;
+    box[n + 1] = hook;
+    box[n + 2] = a;
+    box[n + 3] = b;
+    this.outboxLength = n + 4;
   }
 
   /** Starts a command: notes the counters it may advance. */
@@ -112,9 +128,7 @@ export class CommandLog {
   /** The command applied: forget the undo log, tell the listeners, free the ended orders' slots. */
   commit(listeners: CommandListeners, free: (slot: number) => void): void {
     this.journal.clear();
-    this.savedMarkets.length = 0;
-    this.savedTrades.length = 0;
-    if (this.outbox.length > 0) this.deliver(listeners);
+    if (this.outboxLength > 0) this.deliver(listeners);
     const slots = this.toFree;
     if (slots.length > 0) {
       for (let i = 0; i < slots.length; i++) free(slots[i]!);
@@ -136,9 +150,7 @@ export class CommandLog {
     try {
       this.journal.rollBack(undoEntry);
     } finally {
-      this.savedMarkets.length = 0;
-      this.savedTrades.length = 0;
-      this.outbox.length = 0;
+      this.outboxLength = 0;
       this.events.clear();
     }
     this.toFree.length = 0;
@@ -158,7 +170,7 @@ export class CommandLog {
     // is read in place and emptied afterwards, whatever a listener throws.
     const box = this.outbox;
     try {
-      for (let i = 0; i < box.length; i += 4) {
+      for (let i = 0; i < this.outboxLength; i += 4) {
         if (box[i] === FEED) {
           const e = this.cursor.load(this.events, box[i + 2] as number);
           for (const l of listeners.order) {
@@ -182,7 +194,7 @@ export class CommandLog {
         }
       }
     } finally {
-      box.length = 0;
+      this.outboxLength = 0;
       this.events.clear();
     }
   }

@@ -7,6 +7,9 @@ import { markPriceTicks } from '../market/mark-price.ts';
 import { TimeWeightedPrice } from '../market/funding.ts';
 import type { Instrument } from './instrument.ts';
 import type { Money } from '../core/money.ts';
+import type { UndoJournal } from './undo-journal.ts';
+import { tickLotsAtRate } from './money-rate.ts';
+import { tickLots } from '../risk/position.ts';
 
 /** A recorded mark price (backs get_mtm_prices). */
 export interface MarkRecord {
@@ -55,8 +58,20 @@ export class Market {
    * order-entry margin check then always takes the exact path.
    */
   readonly imPerTickLotApprox: number;
+  // Money per tick·lot of the taker fee, maker fee and initial margin when that is a whole
+  // number of Money units (the usual case), else undefined (then `tickLotsAtRate` rounds).
+  private readonly takerFeeFactor: Money | undefined;
+  private readonly makerFeeFactor: Money | undefined;
+  private readonly imFactor: Money | undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
+  /**
+   * Called before the funding averages change (the venue saves them then for the undo of its
+   * command: they change only when the mark or index moves, far less often than orders come).
+   */
+  beforeAveragesChange: () => void = () => {};
+  /** Numbers of the last commands that saved this market's state, averages and trades (command-log.ts). */
+  readonly undoMarks = { state: 0, averages: 0, trades: 0 };
 
   constructor(
     /** Position of this market in the venue's list (stable, deterministic). */
@@ -75,6 +90,26 @@ export class Market {
     this.tickLotMoneyApprox = Number(instrument.tickLotMoney);
     const im = instrument.tickLotMoney * instrument.initialMarginPct.num;
     this.imPerTickLotApprox = im % instrument.initialMarginPct.den === 0n ? Number(im / instrument.initialMarginPct.den) : NaN;
+    this.takerFeeFactor = wholeFactor(instrument.tickLotMoney, instrument.takerFee);
+    this.makerFeeFactor = wholeFactor(instrument.tickLotMoney, instrument.makerFee);
+    this.imFactor = wholeFactor(instrument.tickLotMoney, instrument.initialMarginPct);
+  }
+
+  /** The fee of a fill of `tickLots` (price ticks × lots), taker's or maker's: `tickLotsAtRate` without its lookup. */
+  feeOf(tickLots: bigint, aggressor: boolean): Money {
+    const f = aggressor ? this.takerFeeFactor : this.makerFeeFactor;
+    if (f !== undefined) return tickLots * f;
+    const inst = this.instrument;
+    return tickLotsAtRate(tickLots, inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
+  }
+
+  /** Initial margin of `lots` at `priceTicks` (`marginOf` at the initial margin rate, without its lookup). */
+  initialMarginOf(priceTicks: number, lots: number): Money {
+    const f = this.imFactor;
+    const tl = tickLots(priceTicks, lots);
+    if (f !== undefined) return tl * f;
+    const inst = this.instrument;
+    return tickLotsAtRate(tl, inst.tickLotMoney, inst.initialMarginPct);
   }
 
   get symbol(): string {
@@ -83,12 +118,14 @@ export class Market {
 
   /** The index moves to `indexTicks` at `(sec, nanos)`; feeds the funding benchmark's TWAP. */
   setIndex(sec: number, nanos: number, indexTicks: number): void {
+    this.beforeAveragesChange();
     this.indexTicks = indexTicks;
     this.indexTwap.update(sec, nanos, indexTicks);
   }
 
   /** Starts the next funding interval's averages at `(sec, nanos)` from the current mark and index. */
   restartFundingAverages(sec: number, nanos: number): void {
+    this.beforeAveragesChange();
     this.markTwap.reset(sec, nanos, this.markTicks);
     this.indexTwap.reset(sec, nanos, this.indexTicks);
   }
@@ -100,6 +137,7 @@ export class Market {
   refreshMark(sec: number, nanos: number): boolean {
     const mark = this.recordedMarkTicks ?? markPriceTicks(this.indexTicks, this.book.bestBidTicks(), this.book.bestAskTicks());
     if (mark === this.markTicks) return false;
+    this.beforeAveragesChange();
     this.markTicks = mark;
     this.markTwap.update(sec, nanos, mark);
     this.bandTicks = this.computeBandTicks();
@@ -116,9 +154,48 @@ export class Market {
     return side === 'B' ? this.markTicks + this.bandTicks : Math.max(1, this.markTicks - this.bandTicks);
   }
 
+  /**
+   * Writes the scalar state and the lengths of the histories (what a command may change besides
+   * the averages, saved apart) as a journal entry's numbers and references (the venue's undo).
+   */
+  saveTo(j: UndoJournal, op: number): void {
+    const at = j.entry(op, 7);
+    const n = j.nums;
+    n[at] = this.indexTicks;
+    n[at + 1] = this.markTicks;
+    n[at + 2] = this.recordedMarkTicks ?? NaN;
+    n[at + 3] = this.bandTicks;
+    n[at + 4] = this.markHistory.length;
+    n[at + 5] = this.markHistory[this.markHistory.length - 1]?.markTicks ?? NaN;
+    n[at + 6] = this.fundingHistory.length;
+    j.ref(this);
+    j.ref(this.state);
+    j.ref(this.recordedFundingRate);
+  }
+
+  /** Puts back what `saveTo` wrote (`refAt`: where its references start, after the market itself). */
+  restoreFrom(n: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
+    this.indexTicks = n[at]!;
+    this.markTicks = n[at + 1]!;
+    this.recordedMarkTicks = Number.isNaN(n[at + 2]) ? undefined : n[at + 2]!;
+    this.bandTicks = n[at + 3]!;
+    const marks = n[at + 4]!;
+    this.markHistory.length = marks;
+    if (marks > 0) this.markHistory[marks - 1]!.markTicks = n[at + 5]!;
+    this.fundingHistory.length = n[at + 6]!;
+    this.state = refs[refAt] as InstrumentState;
+    this.recordedFundingRate = refs[refAt + 1] as BigRational | undefined;
+  }
+
   private computeBandTicks(): number {
     // |price − mark| ≤ mark × band  ⇔  |price − mark| ≤ floor(mark × band) for integer ticks.
     const band = this.instrument.priceBandPct;
     return Number((BigInt(this.markTicks) * band.num) / band.den);
   }
+}
+
+/** `unit × rate` when it is a whole number of Money units, else undefined. */
+function wholeFactor(unit: Money, rate: BigRational): Money | undefined {
+  const scaled = unit * rate.num;
+  return scaled % rate.den === 0n ? scaled / rate.den : undefined;
 }

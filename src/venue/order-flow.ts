@@ -223,9 +223,8 @@ export class OrderFlow {
           break;
         }
         case EV_RESTED: {
-          const inst = market.instrument;
-          const im = marginOf(inst, cmd.priceTicks, events.qtyLots(i), inst.initialMarginPct);
-          saveAccount(log.journal, account, market, this.s.markets.length);
+          const im = market.initialMarginOf(cmd.priceTicks, events.qtyLots(i));
+          saveAccount(log.journal, account, market);
           if (account.openTail !== NO_SLOT) saveRecord(log.journal, store, account.openTail);
           account.addOpenOrder(store, slot, market.index, cmd.qtyLots - store.field(slot, F_FILLED), im);
           this.s.openOrders++;
@@ -296,7 +295,7 @@ export class OrderFlow {
     this.saveOrder(slot, market);
     const position = account.positionIn(market);
     const side = store.side(slot);
-    const fee = tickLotsAtRate(tickLots(priceTicks, lots), inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
+    const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
     const realizedTicks = position.position.applyFill(side, priceTicks, lots);
     faultPoint('fill.position');
     if (realizedTicks !== 0n) {
@@ -321,7 +320,7 @@ export class OrderFlow {
       else this.closeOrder(slot, ST_FILLED);
     } else {
       store.setState(slot, ST_PARTIAL);
-      if (!aggressor) account.setReservedIm(store, slot, marginOf(inst, store.field(slot, F_PRICE), qty - filled, inst.initialMarginPct));
+      if (!aggressor) account.setReservedIm(store, slot, market.initialMarginOf(store.field(slot, F_PRICE), qty - filled));
     }
     faultPoint('fill.order');
     const e = this.event(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
@@ -342,7 +341,7 @@ export class OrderFlow {
   private saveOrder(slot: number, market: Market): void {
     const store = this.s.orders;
     const journal = this.s.log.journal;
-    saveAccount(journal, this.s.accounts[store.field(slot, F_USER)]!, market, this.s.markets.length);
+    saveAccount(journal, this.s.accounts[store.field(slot, F_USER)]!, market);
     saveRecord(journal, store, slot);
     const prev = store.field(slot, F_PREV);
     const next = store.field(slot, F_NEXT);

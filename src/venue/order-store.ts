@@ -8,7 +8,7 @@ import type { OrderState, Side, TimeInForce } from '../core/types.ts';
  * Why records and not one object per order: a venue holds hundreds of thousands of resting
  * orders; as objects (19 fields, an id string, a Map entry in the account and one in a global
  * map) every order was ~10 scattered heap objects that each command touched and every major GC
- * traced. Here an order is 96 bytes in one typed array, found from its engine id through an
+ * traced. Here an order is 104 bytes in one typed array, found from its engine id through an
  * `IdIndex`-style table (`SeqIndex`), and chained into its account's open orders by two fields
  * of the record (no `Map` per account). Its wire id is text only when someone reads it.
  *
@@ -34,7 +34,9 @@ export const F_NOTIONAL = 9;
 /** Previous / next open order of the same account (-1: none). */
 export const F_PREV = 10;
 export const F_NEXT = 11;
-export const STRIDE = 12;
+/** Number of the last command whose undo saved this record (see undo-journal.ts). */
+export const F_SAVED = 12;
+export const STRIDE = 13;
 
 export const B_SELL = 1;
 export const B_IOC = 2;
@@ -103,6 +105,7 @@ export class OrderStore {
     d[o + F_NOTIONAL] = 0;
     d[o + F_PREV] = NO_SLOT;
     d[o + F_NEXT] = NO_SLOT;
+    d[o + F_SAVED] = 0;
     this.bySeq.add(seq, slot);
     return slot;
   }

@@ -73,7 +73,7 @@ export class Settlement {
       const p = account.findPosition(market);
       if (p === undefined || p.position.netLots === 0) continue;
       const payment = amountPerLot * BigInt(p.position.netLots); // > 0: this account pays
-      saveAccount(this.s.log.journal, account, market, this.s.markets.length);
+      saveAccount(this.s.log.journal, account, market);
       p.funding -= payment;
       faultPoint('funding.position');
       account.cash -= payment;

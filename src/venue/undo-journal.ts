@@ -7,9 +7,10 @@
  * put back is undo.ts's business; this file only keeps the entries and hands them back,
  * newest first.
  *
- * It also answers "first change of this thing in this command?" (`firstTouch*`), so a record
- * or an account is saved once per command however often the command changes it: the oldest
- * save is the state before the command, which is all a rollback needs.
+ * It also numbers commands (`epoch`): a record or an account keeps the number of the last
+ * command that saved it, next to its data (no separate table to miss in the cache), so it is
+ * saved once per command however often the command changes it: the oldest save is the state
+ * before the command, which is all a rollback needs.
  */
 export class UndoJournal {
   private ops = new Int32Array(64);
@@ -22,14 +23,11 @@ export class UndoJournal {
   /** References of the entries; an entry's run starts at `refAt[i]`. */
   readonly refs: unknown[] = [];
   private r = 0;
-  /** The current command's number: a mark equal to it means "saved in this command". */
-  private epoch = 1;
-  private slotMarks = new Float64Array(1024);
-  private accountMarks = new Float64Array(256);
+  private epochNumber = 1;
 
   /** Starts the next command: no entries, nothing touched yet. */
   begin(): void {
-    this.epoch++;
+    this.epochNumber++;
     this.clear();
   }
 
@@ -85,21 +83,9 @@ export class UndoJournal {
     }
   }
 
-  /** True the first time in this command that order slot `slot` is asked about. */
-  firstTouchOfSlot(slot: number): boolean {
-    if (slot >= this.slotMarks.length) this.slotMarks = grown(this.slotMarks, slot + 1);
-    if (this.slotMarks[slot] === this.epoch) return false;
-    this.slotMarks[slot] = this.epoch;
-    return true;
-  }
-
-  /** True the first time in this command that (account, market) is asked about. */
-  firstTouchOfAccount(accountId: number, marketIndex: number, markets: number): boolean {
-    const key = accountId * markets + marketIndex;
-    if (key >= this.accountMarks.length) this.accountMarks = grown(this.accountMarks, key + 1);
-    if (this.accountMarks[key] === this.epoch) return false;
-    this.accountMarks[key] = this.epoch;
-    return true;
+  /** The current command's number (first-touch marks equal to it mean "saved in this command"). */
+  get epoch(): number {
+    return this.epochNumber;
   }
 
   private growEntries(): void {

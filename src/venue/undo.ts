@@ -5,7 +5,7 @@ import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import type { Account, AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { F_PRICE, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import { F_PRICE, F_SAVED, F_USER, STRIDE, type OrderStore } from './order-store.ts';
 import type { UndoJournal } from './undo-journal.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { UndoJournal } from './undo-journal.ts';
  * hot changes (order records, accounts and positions, allocations, the book's levels) write
  * what they are about to touch as an entry of the command's `UndoJournal` (numbers and
  * pointers, no closure, saved once per command); `undoEntry` puts an entry back. Rare changes
- * (markets, candles and stats, once per command) still register a closure (`U_CLOSURE`).
+ * (funding averages, candles and stats, once per command) still register a closure (`U_CLOSURE`).
  * Saving is O(1) (the book's levels are rebuilt only on failure).
  */
 
@@ -23,6 +23,7 @@ const U_ACCOUNT = 2;
 const U_ALLOC = 3;
 const U_LEVEL = 4;
 const U_PLACE = 5;
+const U_MARKET = 6;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {
@@ -32,11 +33,12 @@ export function saveClosure(j: UndoJournal, fn: () => void): void {
 
 /** Saves the record of order `slot` (once per command). */
 export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): void {
-  if (!j.firstTouchOfSlot(slot)) return;
-  const at = j.entry(U_RECORD, 1 + STRIDE);
-  const nums = j.nums;
   const d = store.data;
   const o = slot * STRIDE;
+  if (d[o + F_SAVED] === j.epoch) return;
+  d[o + F_SAVED] = j.epoch;
+  const at = j.entry(U_RECORD, 1 + STRIDE);
+  const nums = j.nums;
   nums[at] = slot;
   for (let i = 0; i < STRIDE; i++) nums[at + 1 + i] = d[o + i]!;
   j.ref(store);
@@ -54,10 +56,10 @@ export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, 
 
 /**
  * Saves an account's money, open-order chain and totals in `market`, and its position there
- * (once per command and market; `markets`: how many markets the venue lists).
+ * (once per command and market).
  */
-export function saveAccount(j: UndoJournal, account: Account, market: Market, markets: number): void {
-  if (!j.firstTouchOfAccount(account.id, market.index, markets)) return;
+export function saveAccount(j: UndoJournal, account: Account, market: Market): void {
+  if (!account.markSaved(market.index, j.epoch)) return;
   const p = account.findPosition(market);
   const at = j.entry(U_ACCOUNT, 6 + (p === undefined ? 0 : POSITION_SAVED_NUMBERS));
   const nums = j.nums;
@@ -97,6 +99,8 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return undoLevel(nums, at, refs, r);
     case U_PLACE:
       return undoPlace(nums, at, refs, r);
+    case U_MARKET:
+      return (refs[r] as Market).restoreFrom(nums, at, refs, r + 1);
     default:
       throw new Error(`unknown undo entry ${op}`);
   }
@@ -117,21 +121,18 @@ function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number)
   account.restoreMoney(marketIndex, refs[r + 1] as Money, refs[r + 2] as Money, refs[r + 3] as Money, nums[at + 1]!, nums[at + 2]!, nums[at + 3]!, nums[at + 4]!, nums[at + 5]!);
 }
 
-/** Saves a market's scalar state (state, index, mark, band), averages and record lists. */
-export function saveMarket(market: Market): () => void {
-  const fields = { ...market };
+/** Saves a market's scalar state (state, index, mark, band) and record lists (once per command: `CommandLog.touchMarket`). */
+export function saveMarket(j: UndoJournal, market: Market): void {
+  market.saveTo(j, U_MARKET);
+}
+
+/** Saves a market's funding averages (before their first change in a command). */
+export function saveAverages(market: Market): () => void {
   const markTwap = market.markTwap.save();
   const indexTwap = market.indexTwap.save();
-  const marks = market.markHistory.length;
-  const lastMark = market.markHistory[marks - 1]?.markTicks;
-  const fundings = market.fundingHistory.length;
   return () => {
-    Object.assign(market, fields);
     market.markTwap.restore(markTwap);
     market.indexTwap.restore(indexTwap);
-    market.markHistory.length = marks;
-    if (lastMark !== undefined) market.markHistory[marks - 1]!.markTicks = lastMark;
-    market.fundingHistory.length = fundings;
   };
 }
 

@@ -75,6 +75,7 @@ export class Venue {
       const instrument = resolveInstrument(instConfig);
       if (this.s.marketBySymbol.has(instrument.symbol)) throw new RangeError(`instrument ${instrument.symbol} is listed twice`);
       const market = new Market(i, instrument, clock.nowSec, clock.nowNanos);
+      market.beforeAveragesChange = () => this.s.log.touchAverages(market);
       this.s.markets.push(market);
       this.s.marketBySymbol.set(instrument.symbol, market);
     }
