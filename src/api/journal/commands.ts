@@ -88,6 +88,19 @@ export class Commands {
     }
   }
 
+  /** {@link place} for callers that answer with the order id alone (REST and websocket order entry): no order view is made. */
+  placeId(account: Account, req: OrderRequest): string {
+    const journal = this.journal;
+    if (journal === undefined) return this.exchange.venue.placeOrderId(account, req);
+    journal.addLine(placeLine(account.username, req, this.timeText()));
+    try {
+      return this.exchange.venue.placeOrderId(account, req);
+    } catch (e) {
+      journal.retractLast(); // not acknowledged, so not kept
+      throw e;
+    }
+  }
+
   cancel(account: Account, orderId: string): boolean {
     return (this.run({ k: 'cancel', u: account.username, oid: orderId }) as { canceled: boolean }).canceled;
   }

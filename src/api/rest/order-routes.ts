@@ -37,7 +37,7 @@ function authorized<S extends Shape & { username: typeof USERNAME }>(exchange: E
 
 export const insertOrder: OrderEntryHandler = (exchange, raw, authorization, auth) => {
   const body = authorized(exchange, raw, INSERT_ORDER, authorization, auth);
-  const order = exchange.commands.place(accountOf(exchange, body.username), {
+  const orderId = exchange.commands.placeId(accountOf(exchange, body.username), {
     symbol: body.symbol,
     price: body.price,
     quantity: body.quantity,
@@ -45,7 +45,7 @@ export const insertOrder: OrderEntryHandler = (exchange, raw, authorization, aut
     timeInForce: body.time_in_force,
     postOnly: body.post_only,
   });
-  return { order_id: order.id };
+  return { order_id: orderId };
 };
 
 export const cancelOrder: OrderEntryHandler = (exchange, raw, authorization, auth) => {

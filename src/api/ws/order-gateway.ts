@@ -130,7 +130,7 @@ export class OrderGateway implements SocketEndpoint {
         this.endLogin(session);
         return { res: { lo: user.name } };
       case 'p':
-        return { placed: this.exchange.commands.place(user.account, parsePlaceRequest(frame)).id };
+        return { placed: this.exchange.commands.placeId(user.account, parsePlaceRequest(frame)) };
       case 'x':
         this.exchange.commands.cancel(user.account, parseCancelRequest(frame));
         return { canceled: true };
