@@ -1,13 +1,14 @@
 import type { WebSocket } from 'ws';
 import type { VenueListener } from '../../venue/feeds.ts';
 import type { OrderEvent } from '../../venue/order-events.ts';
-import { sendText } from './frames.ts';
-import { encodeOrderFeed } from './wire-json.ts';
+import { JsonBytes, writeOrderFeed } from './json-bytes.ts';
+import { sendBytes } from './outbox.ts';
 
 /**
  * Routes the venue's order feeds to the order sockets logged in as the feed's user. One hub
- * listens to the venue for the whole server; each feed is serialized once (by hand,
- * ./wire-json.ts), and only when some socket wants it.
+ * listens to the venue for the whole server; each feed is serialized once, straight to UTF-8
+ * bytes (./json-bytes.ts), and only when some socket wants it; the bytes are copied into each
+ * socket's frames for the turn.
  *
  * While a socket's own command runs (`hold`), feeds are queued and sent after the command's
  * response, so a client sees `{rid, res: {oid}}` before the `n` feed of that order and
@@ -16,7 +17,10 @@ import { encodeOrderFeed } from './wire-json.ts';
 export class OrderFeedHub implements VenueListener {
   private readonly socketsByUser = new Map<number, Set<WebSocket>>();
   private holdDepth = 0;
-  private readonly held: { userId: number; text: string }[] = [];
+  /** Feeds written and not yet delivered (only while holding; else emptied after each feed). */
+  private readonly out = new JsonBytes();
+  /** Held feeds as (userId, start, end) triples over `out`. */
+  private readonly held: number[] = [];
 
   /** Starts sending `userId`'s feeds to `ws`. */
   attach(userId: number, ws: WebSocket): void {
@@ -40,9 +44,14 @@ export class OrderFeedHub implements VenueListener {
   orderEvent(e: OrderEvent): void {
     const userId = e.userId;
     if (!this.socketsByUser.has(userId)) return;
-    const text = encodeOrderFeed(e.feed());
-    if (this.holdDepth > 0) this.held.push({ userId, text });
-    else this.deliver(userId, text);
+    const out = this.out;
+    const start = out.end;
+    writeOrderFeed(out, e.feed());
+    if (this.holdDepth > 0) this.held.push(userId, start, out.end);
+    else {
+      this.deliver(userId, start, out.end);
+      out.reset();
+    }
   }
 
   /**
@@ -55,14 +64,16 @@ export class OrderFeedHub implements VenueListener {
       return fn();
     } finally {
       if (--this.holdDepth === 0 && this.held.length > 0) {
-        const feeds = this.held.splice(0);
-        for (const f of feeds) this.deliver(f.userId, f.text);
+        const held = this.held;
+        for (let i = 0; i < held.length; i += 3) this.deliver(held[i]!, held[i + 1]!, held[i + 2]!);
+        held.length = 0;
+        this.out.reset();
       }
     }
   }
 
-  private deliver(userId: number, text: string): void {
+  private deliver(userId: number, start: number, end: number): void {
     const set = this.socketsByUser.get(userId);
-    if (set !== undefined) for (const ws of set) sendText(ws, text);
+    if (set !== undefined) for (const ws of set) sendBytes(ws, this.out.buf, start, end);
   }
 }

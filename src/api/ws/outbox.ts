@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { onBeforeWrite, queueFrame, turnBytes, WireSocket, writeTurn } from './wire-socket.ts';
+import { onBeforeWrite, queueFrame, queueFrameBytes, turnBytes, WireSocket, writeTurn } from './wire-socket.ts';
 
 /**
  * Output to websockets with backpressure that never stalls the server.
@@ -65,6 +65,18 @@ export function sendText(ws: WebSocket, text: string | Buffer): void {
   }
   corkUntilImmediate(ws);
   ws.send(text, TEXT_FRAME);
+}
+
+/**
+ * {@link sendText} of the UTF-8 text at [start, end) of `src`, a buffer the caller reuses: the
+ * bytes are copied before this returns.
+ */
+export function sendBytes(ws: WebSocket, src: Buffer, start: number, end: number): void {
+  if (ws instanceof WireSocket && ws.readyState === WebSocket.OPEN && !outboxes.has(ws) && ws.turnEnd - ws.turnStart <= QUEUE_ABOVE_BYTES && ws.bufferedAmount <= QUEUE_ABOVE_BYTES) {
+    queueFrameBytes(ws, src, start, end);
+    return;
+  }
+  sendText(ws, Buffer.from(src.subarray(start, end))); // every other case, on a copy
 }
 
 /** Bytes waiting in a socket's outbox (0 when it is writing directly); for tests and measurements. */

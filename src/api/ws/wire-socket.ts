@@ -71,15 +71,31 @@ export function turnBytes(ws: WireSocket): number {
  * checked that the socket is open.
  */
 export function queueFrame(ws: WireSocket, text: string | Buffer): void {
-  const isString = typeof text === 'string';
-  // A string's UTF-8 is at most 3 bytes per UTF-16 unit and at least 1.
-  reserve(ws, 10 + (isString ? text.length * 3 : text.length));
+  if (typeof text !== 'string') return queueFrameBytes(ws, text, 0, text.length);
+  reserve(ws, 10 + text.length * 3); // UTF-8 is at most 3 bytes per UTF-16 unit and at least 1
   const buf = ws.turnBuf!;
   const at = ws.turnEnd;
   const guess = headerBytes(text.length); // right unless the UTF-8 is longer than the string and crosses 126 or 65536
-  const bytes = isString ? buf.write(text, at + guess) : text.copy(buf, at + guess);
+  const bytes = buf.write(text, at + guess);
   const header = headerBytes(bytes);
   if (header !== guess) buf.copyWithin(at + header, at + guess, at + guess + bytes);
+  writeHeader(buf, at, bytes, header);
+  queued(ws, at + header + bytes);
+}
+
+/** Appends one text frame whose payload is the UTF-8 at [start, end) of `src` (copied now). */
+export function queueFrameBytes(ws: WireSocket, src: Buffer, start: number, end: number): void {
+  const bytes = end - start;
+  reserve(ws, 10 + bytes);
+  const buf = ws.turnBuf!;
+  const at = ws.turnEnd;
+  const header = headerBytes(bytes);
+  writeHeader(buf, at, bytes, header);
+  src.copy(buf, at + header, start, end);
+  queued(ws, at + header + bytes);
+}
+
+function writeHeader(buf: Buffer, at: number, bytes: number, header: number): void {
   buf[at] = 0x81; // FIN + text
   if (header === 2) buf[at + 1] = bytes;
   else if (header === 4) {
@@ -90,8 +106,12 @@ export function queueFrame(ws: WireSocket, text: string | Buffer): void {
     buf.writeUInt32BE(0, at + 2); // frames here are far below 4 GiB
     buf.writeUInt32BE(bytes, at + 6);
   }
+}
+
+/** The turn now ends at `end`; the first frame of a turn puts the socket on the turn's list. */
+function queued(ws: WireSocket, end: number): void {
   if (ws.turnEnd === ws.turnStart && pending.push(ws) === 1) setImmediate(writeTurns);
-  ws.turnEnd = at + header + bytes;
+  ws.turnEnd = end;
 }
 
 /** Makes room for `need` more bytes in the socket's slab, keeping this turn's frames. */
