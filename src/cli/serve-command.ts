@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../api/server.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import { checkBind } from './bind-safety.ts';
 import { exchangeForDataDir } from './data-dir.ts';
+import { DEFAULT_SNAPSHOT_POLICY, type SnapshotPolicy } from '../api/journal/snapshotter.ts';
 import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
 import { prepareOutFile } from './out-path.ts';
 import { announcement, writePortFile } from './serve-announce.ts';
@@ -34,6 +35,8 @@ export interface ServeRequest {
   json?: boolean;
   /** `--data-dir DIR`: journal every command there; restore from it at start. */
   dataDir?: string;
+  /** `--snapshot-entries` / `--snapshot-seconds` (default: DEFAULT_SNAPSHOT_POLICY). */
+  snapshots?: SnapshotPolicy;
   /** `--user-passwords FILE`: passwords replacing the scenario users' demo passwords. */
   userPasswords?: Record<string, string>;
   /** `--quiet`: no replay progress on stderr. */
@@ -63,9 +66,9 @@ export async function startServing(request: ServeRequest, options: { scryptCost?
     if (warning !== undefined) warn(warning);
   };
   if (request.dataDir !== undefined) {
-    const d = await exchangeForDataDir(request.dataDir, request, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options }, checkHost);
+    const d = await exchangeForDataDir(request.dataDir, { ...request, snapshots: request.snapshots ?? DEFAULT_SNAPSHOT_POLICY }, { speed: request.speed, manual: request.manual, adminToken: request.adminToken, ...options }, checkHost);
     const server = await startServer(d.exchange, { host: request.host, port: request.port, appPort: request.appPort, ui: request.ui !== false });
-    const journal = `journal:          ${request.dataDir} (${d.restored === 0 ? 'new' : `restored ${d.restored} entries`})\n`;
+    const journal = `journal:          ${request.dataDir} (${d.restored === 0 && d.fromSnapshot === undefined ? 'new' : `restored ${d.restored} entries`})\n` + `snapshots:        ${d.snapshots}\n`;
     const json = JSON.stringify(announcement(server, request.adminToken, d.scenario, d.seed));
     return { exchange: d.exchange, server, banner: banner(d.scenario, d.seed, request, server) + journal, json, close: () => server.close() };
   }

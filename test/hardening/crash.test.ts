@@ -7,10 +7,13 @@ import { BIN, tempDir } from '../cli/cli-helpers.ts';
  * kill -9 mid-load loses nothing acknowledged: a `perpsim serve --data-dir` child takes orders
  * over REST (4 concurrent loops) and the order websocket (pipelined), is SIGKILLed while
  * requests are in flight, and restarts on the same directory. Every order id it answered must
- * be open again, and the next id must be new. Bounded: the kill comes after ACKS_BEFORE_KILL
+ * be open again, and the next id must be new — with snapshots written during the load, so the
+ * restart starts from the newest one and replays only the journal after it. Bounded: the kill comes after ACKS_BEFORE_KILL
  * acknowledgements.
  */
 const ACKS_BEFORE_KILL = 400;
+/** Snapshots are written mid-load (every this many journal entries); the restart starts from one. */
+const SNAPSHOT_EVERY = 100;
 const ADMIN = 'crash-admin';
 
 const { dir, remove } = tempDir('perpsim-crash-');
@@ -22,7 +25,7 @@ afterAll(() => {
 
 /** Starts the server; resolves with its REST URL once the banner is out. */
 function startChild(): Promise<{ child: ChildProcess; url: string; banner: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--scenario', 'empty', '--port', '0', '--manual', '--admin-token', ADMIN, '--data-dir', dir], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--scenario', 'empty', '--port', '0', '--manual', '--admin-token', ADMIN, '--data-dir', dir, '--snapshot-entries', String(SNAPSHOT_EVERY)], {
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -32,7 +35,7 @@ function startChild(): Promise<{ child: ChildProcess; url: string; banner: () =>
     child.stdout!.on('data', (d) => {
       out += d.toString();
       const m = /REST: +(http:\S+)/.exec(out);
-      if (m && out.includes('journal:')) resolve({ child, url: m[1]!, banner: () => out });
+      if (m && out.includes('snapshots:')) resolve({ child, url: m[1]!, banner: () => out });
     });
     child.stderr!.on('data', (d) => (out += d.toString()));
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
@@ -94,6 +97,7 @@ describe('a journaled server killed with SIGKILL', () => {
 
     const second = await startChild();
     expect(second.banner()).toMatch(/restored \d+ entries/);
+    expect(second.banner()).toMatch(/restored from snapshot-\d+\.json \(\d+ entries\) \+ \d+/); // the snapshot, then only the journal after it
     const open = await post(second.url, '/orders/get_open_orders', { username: 'alice' }, token); // the token survived too
     expect(open.status).toBe(200);
     const ids = new Set((open.body.orders as { order_id: string }[]).map((o) => o.order_id));

@@ -9,6 +9,7 @@ import type { CredentialEntry } from '../auth/user-directory.ts';
 import type { Exchange } from '../exchange.ts';
 import { applyVenueEntry, type VenueEntry } from './entries.ts';
 import type { JournalFile } from './journal-file.ts';
+import type { Pace } from './snapshot-file.ts';
 
 /** One value as JSON (each field of a hand-built line: what `JSON.stringify` of the entry would write). */
 const json = JSON.stringify;
@@ -36,6 +37,8 @@ export class Commands {
   /** The sim time last written as an entry's `t`, and its text (most entries of a turn share it). */
   private tNs = -1n;
   private tText = '';
+  /** The clock's pace last journaled (a `clock` entry), carried by snapshots; null when never set. */
+  pace: Pace | null = null;
 
   constructor(private readonly exchange: Exchange) {}
 
@@ -65,6 +68,7 @@ export class Commands {
     if (this.journal === undefined) return;
     const { paused, speed } = this.exchange.driver.status();
     this.run({ k: 'clock', paused, speed });
+    this.pace = { paused, speed };
   }
 
   close(): void {

@@ -24,22 +24,31 @@ export class JournalFile {
   private closed = false;
   /** Entries written since open (for the banner and tests). */
   written = 0;
+  /** Called after each flush that wrote entries (periodic snapshots hang here). */
+  onFlushed: (() => void) | undefined;
 
-  private constructor(private readonly fd: number) {}
+  /**
+   * @param entries Entries already in the file (after the header).
+   * @param bytes The file's length (complete lines only).
+   */
+  private constructor(
+    private readonly fd: number,
+    public entries: number,
+    public bytes: number,
+  ) {}
 
   /** Creates DIR/journal.jsonl with its header (DIR is created if missing). */
   static create(dir: string, header: JournalHeader): JournalFile {
     mkdirSync(dir, { recursive: true });
     const fd = openSync(join(dir, JOURNAL_FILE), 'wx');
-    const file = new JournalFile(fd);
-    writeSync(fd, JSON.stringify(header) + '\n');
+    const bytes = writeSync(fd, JSON.stringify(header) + '\n');
     fdatasyncSync(fd);
-    return file;
+    return new JournalFile(fd, 0, bytes);
   }
 
-  /** Opens an existing journal for appending. */
-  static append(dir: string): JournalFile {
-    return new JournalFile(openSync(join(dir, JOURNAL_FILE), 'a'));
+  /** Opens an existing journal (of `entries` entries, `bytes` long) for appending. */
+  static append(dir: string, entries: number, bytes: number): JournalFile {
+    return new JournalFile(openSync(join(dir, JOURNAL_FILE), 'a'), entries, bytes);
   }
 
   /** Appends an entry (durable at the next flush). */
@@ -78,11 +87,13 @@ export class JournalFile {
     if (this.pendingCount > 0 && !this.closed) {
       const text = this.pendingText;
       this.written += this.pendingCount;
+      this.entries += this.pendingCount;
       this.pendingText = '';
       this.pendingCount = 0;
       this.lastStart = 0;
-      writeSync(this.fd, text);
+      this.bytes += writeSync(this.fd, text);
       fdatasyncSync(this.fd);
+      this.onFlushed?.();
     }
     const wake = this.wake;
     this.flushed = undefined;
@@ -117,12 +128,28 @@ export function hasJournal(dir: string): boolean {
  * part that ends with a newline; anything after it is a line torn by a crash, dropped here.
  */
 export function readJournal(dir: string): { header: JournalHeader; entries: JournalEntry[]; completeBytes: number; tornBytes: number } {
+  const { header, bytes, completeBytes } = readJournalBytes(dir);
+  const headerEnd = bytes.indexOf(0x0a) + 1;
+  return { header, entries: entriesIn(bytes, headerEnd, completeBytes), completeBytes, tornBytes: bytes.length - completeBytes };
+}
+
+/** DIR's journal as bytes, with its parsed header and the length of its complete lines. */
+export function readJournalBytes(dir: string): { header: JournalHeader; bytes: Buffer; completeBytes: number } {
   const path = join(dir, JOURNAL_FILE);
   const bytes = readFileSync(path);
   const completeBytes = bytes.lastIndexOf(0x0a) + 1;
-  const lines = bytes.subarray(0, completeBytes).toString('utf8').split('\n').filter((l) => l.length > 0);
-  if (lines.length === 0) throw new Error(`${path}: no header`);
-  const header = JSON.parse(lines[0]!) as JournalHeader;
+  if (completeBytes === 0) throw new Error(`${path}: no header`);
+  const header = JSON.parse(bytes.subarray(0, bytes.indexOf(0x0a)).toString('utf8')) as JournalHeader;
   if (header.perpsim_journal !== 1) throw new Error(`${path}: not a perpsim journal`);
-  return { header, entries: lines.slice(1).map((l) => JSON.parse(l) as JournalEntry), completeBytes, tornBytes: bytes.length - completeBytes };
+  return { header, bytes, completeBytes };
+}
+
+/** The entries on the complete lines of `bytes` between two line starts. */
+export function entriesIn(bytes: Buffer, from: number, to: number): JournalEntry[] {
+  return bytes
+    .subarray(from, to)
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as JournalEntry);
 }

@@ -5,6 +5,7 @@ import { integerOption, portOption, speedOption, textOption } from '../option-pa
 import type { ServeRequest } from '../serve-command.ts';
 import { readUserPasswords } from '../bind-safety.ts';
 import { UsageError } from '../usage-error.ts';
+import { DEFAULT_SNAPSHOT_POLICY } from '../../api/journal/snapshotter.ts';
 import { addReplayOptions, DEFAULT_SCENARIO, replayRequest, type ReplayOptionValues } from './scenario-options.ts';
 
 /** The options of `perpsim serve` as commander parses them. */
@@ -22,6 +23,8 @@ export interface ServeOptions extends ReplayOptionValues {
   portFile?: string;
   json?: boolean;
   dataDir?: string;
+  snapshotEntries?: number;
+  snapshotSeconds?: number;
   userPasswords?: string;
   quiet?: boolean;
 }
@@ -55,6 +58,8 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--json', 'print one JSON line first: rest, ws, app, port, admin_token, scenario, seed, users; human text goes to stderr (default: off)')
     .option('--user-passwords <file>', 'JSON {"user": "password"} replacing the scenario users\' demo passwords, needed with a non-loopback --host (default: the scenario\'s passwords)', textOption('user-passwords'))
     .option('--data-dir <dir>', 'journal every accepted command in DIR; restart on the same DIR restores the exact state (default: no journal)', textOption('data-dir'))
+    .option('--snapshot-entries <n>', 'with --data-dir: write a snapshot every N journal entries, 0 = never (default: 100000; scenarios without agents only)', integerOption('snapshot-entries'))
+    .option('--snapshot-seconds <s>', 'with --data-dir: write a snapshot every S seconds of wall time when something was journaled, 0 = never (default: 300)', integerOption('snapshot-seconds'))
     .option('--quiet', 'no replay progress lines on stderr (default: with --replay, a line every 10 s of wall time: sim time, records, records/s)');
   return addReplayOptions(cmd);
 }
@@ -79,6 +84,13 @@ export function serveRequest(opts: ServeOptions, env: NodeJS.ProcessEnv = proces
   if (opts.portFile !== undefined) request.portFile = opts.portFile;
   if (opts.json === true) request.json = true;
   if (opts.dataDir !== undefined) request.dataDir = opts.dataDir;
+  for (const [flag, value] of [['--snapshot-entries', opts.snapshotEntries], ['--snapshot-seconds', opts.snapshotSeconds]] as const) {
+    if (value === undefined) continue;
+    if (opts.dataDir === undefined) throw new UsageError(`${flag} needs --data-dir`);
+  }
+  if (opts.snapshotEntries !== undefined || opts.snapshotSeconds !== undefined) {
+    request.snapshots = { everyEntries: opts.snapshotEntries ?? DEFAULT_SNAPSHOT_POLICY.everyEntries, everySeconds: opts.snapshotSeconds ?? DEFAULT_SNAPSHOT_POLICY.everySeconds };
+  }
   if (opts.quiet === true) request.quiet = true;
   if (opts.userPasswords !== undefined) request.userPasswords = readUserPasswords(opts.userPasswords);
   const replay = replayRequest(opts);
