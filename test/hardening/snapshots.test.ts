@@ -5,7 +5,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { captureGraph } from '../../src/api/journal/object-graph.ts';
 import { snapshotPaths } from '../../src/api/journal/snapshot-file.ts';
 import { parseMoney } from '../../src/core/money.ts';
+import { parseServeArgs } from '../../src/cli/commands/serve.ts';
 import { exchangeForDataDir, type DataDirExchange } from '../../src/cli/data-dir.ts';
+import { UsageError } from '../../src/cli/usage-error.ts';
 import { tempDir } from '../cli/cli-helpers.ts';
 
 /**
@@ -134,5 +136,13 @@ describe('periodic snapshots', () => {
     const d = await exchangeForDataDir(newDir(), { scenario: 'default', snapshots: { everyEntries: 1, everySeconds: 0 } }, { manual: true, scryptCost: 1024 });
     cleanups.push(() => d.exchange.commands.close());
     expect(d.snapshots).toMatch(/^off \(the scenario has \d+ agents: a restart replays the whole journal\)$/);
+  });
+
+  it('takes its cadence from --snapshot-entries / --snapshot-seconds (0 = never), which need --data-dir', () => {
+    expect(parseServeArgs(['--data-dir', 'd', '--snapshot-entries', '0']).snapshots).toEqual({ everyEntries: 0, everySeconds: 300 });
+    expect(parseServeArgs(['--data-dir', 'd', '--snapshot-seconds', '60']).snapshots).toEqual({ everyEntries: 100_000, everySeconds: 60 });
+    expect(parseServeArgs(['--data-dir', 'd']).snapshots).toBeUndefined(); // the defaults apply
+    expect(() => parseServeArgs(['--snapshot-entries', '5'])).toThrow(UsageError);
+    expect(() => parseServeArgs(['--data-dir', 'd', '--snapshot-seconds', '-1'])).toThrow(UsageError);
   });
 });
