@@ -4,9 +4,11 @@ import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.t
 import { BookEvents, CANCEL_REQUESTED, CANCEL_SELF_TRADE } from './book-events.ts';
 import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { IdIndex } from './id-index.ts';
-import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, WIDE, smi } from './order-slots.ts';
+import { NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, OrderSlots, WIDE, fitsInt32, smi } from './order-slots.ts';
 import { LevelSlots } from './price-levels.ts';
 import { SideLevels } from './side-levels.ts';
+
+const INT32_MAX = 2147483647;
 
 /** How the book treats a taker meeting a resting order of the same owner. */
 export type SelfTradePolicy = 'allow' | 'cancel-resting';
@@ -136,7 +138,11 @@ export class OrderBook {
     }
 
     const ownerId = smi(cmd.ownerId);
-    const remaining = this.match(orderId, ownerId, isBuy, smi(priceTicks), smi(qtyLots), out);
+    // Most orders do not cross: the touch alone says so, without a call.
+    const opposite = isBuy ? this.asks : this.bids;
+    const n = opposite.length;
+    const crosses = n > 0 && opposite.keys[n - 1]! >= (isBuy ? -priceTicks : priceTicks);
+    const remaining = crosses ? this.match(orderId, ownerId, isBuy, smi(priceTicks), smi(qtyLots), out) : smi(qtyLots);
     if (remaining === 0) return;
     if (cmd.tif === 'IOC') {
       out.expired(orderId, remaining);
@@ -313,11 +319,16 @@ export class OrderBook {
     }
     const orders = this.orders;
     const o = orders.allocate();
-    // Values beyond int32 go beside the record, exactly (see `OrderSlots`).
-    orders.setField(o, O_QTY, qtyLots);
-    orders.setField(o, O_ID, orderId);
-    orders.setField(o, O_OWNER, ownerId);
-    orders.data[o + O_LEVEL] = level;
+    const data = orders.data;
+    data[o + O_LEVEL] = level;
+    // Values beyond int32 go beside the record, exactly (see `OrderSlots`); the common case
+    // costs a comparison, not a call (this function is too large for the call to be inlined).
+    if (qtyLots <= INT32_MAX) data[o + O_QTY] = qtyLots;
+    else orders.setField(o, O_QTY, qtyLots);
+    if (fitsInt32(orderId)) data[o + O_ID] = orderId;
+    else orders.setField(o, O_ID, orderId);
+    if (fitsInt32(ownerId)) data[o + O_OWNER] = ownerId;
+    else orders.setField(o, O_OWNER, ownerId);
     levels.enqueue(level, o);
     levels.count[level]!++;
     levels.total[level] = smi(levels.total[level]! + qtyLots);
