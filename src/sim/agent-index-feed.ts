@@ -43,15 +43,31 @@ export class AgentIndexFeed implements IndexOracle {
 
   private attach(): void {
     this.attached = true;
-    let lastAt = 0n;
+    // Arrival time of the last level sent, as (sec, nanos) on plain numbers: this runs for
+    // every index step of every agent, and bigint time was most of its cost.
+    let lastSec = 0;
+    let lastNanos = 0;
     for (const actor of this.actors.values()) {
       this.seen.set(actor.symbol, actor.level);
       actor.onUpdate((symbol, price) => {
+        const clock = this.clock;
+        const nowSec = clock.nowSec;
+        const nowNanos = clock.nowNanos;
+        let sec = nowSec;
+        let nanos = nowNanos + this.latency.sampleNs(nowSec, nowNanos);
+        if (nanos >= NS_PER_S) {
+          const carry = Math.floor(nanos / NS_PER_S);
+          sec += carry;
+          nanos -= carry * NS_PER_S;
+        }
         // In order, like any one feed: a later level never overtakes an earlier one.
-        let at = this.clock.nowNs + BigInt(this.latency.sampleNs(this.clock.nowSec, this.clock.nowNanos));
-        if (at < lastAt) at = lastAt;
-        lastAt = at;
-        this.clock.scheduleAt(at, () => {
+        if (sec < lastSec || (sec === lastSec && nanos < lastNanos)) {
+          sec = lastSec;
+          nanos = lastNanos;
+        }
+        lastSec = sec;
+        lastNanos = nanos;
+        clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), () => {
           this.seen.set(symbol, price);
           for (const h of this.handlers) h(symbol, price);
         });
@@ -59,3 +75,5 @@ export class AgentIndexFeed implements IndexOracle {
     }
   }
 }
+
+const NS_PER_S = 1_000_000_000;

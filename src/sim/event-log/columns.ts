@@ -265,6 +265,17 @@ export class DictionaryColumn extends Column {
     this.markValid(row);
   }
 
+  /** The code of `value`, added to the dictionary now if new (as `set` would): for `setCode`. */
+  code(value: string): number {
+    return this.codeOf(value);
+  }
+
+  /** Sets a code `code()` gave (callers that cache codes skip the string lookup). */
+  setCode(row: number, code: number): void {
+    this.indices[row] = code;
+    this.markValid(row);
+  }
+
   private codeOf(value: string): number {
     let code = this.codes.get(value);
     if (code === undefined) {

@@ -4,6 +4,7 @@ import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
+import type { DictionaryColumn } from './columns.ts';
 import { EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
 
 /** Rows per record batch unless told otherwise. */
@@ -61,6 +62,9 @@ export class EventLogRecorder implements VenueListener {
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
   private readonly priceTexts = new PriceTexts();
+  /** Dictionary codes of usernames by user id, in `user` and in `maker_user`. */
+  private readonly userCodes: number[] = [];
+  private readonly makerCodes: number[] = [];
   /** Rows written so far, by kind. */
   readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
   /** Lots traded, by symbol. */
@@ -115,7 +119,7 @@ export class EventLogRecorder implements VenueListener {
     const c = this.cols;
     const r = this.begin('feed');
     c.feed.set(r, feed.t);
-    c.user.set(r, this.venue.accounts[userId]!.username);
+    c.user.setCode(r, this.userCode(this.userCodes, c.user, userId));
     const o = feed.o;
     if (o !== undefined) {
       c.order_id.set(r, o.oid);
@@ -143,16 +147,15 @@ export class EventLogRecorder implements VenueListener {
   trade(t: VenueTrade, market: Market): void {
     const c = this.cols;
     const r = this.begin('trade');
-    const accounts = this.venue.accounts;
     c.symbol.set(r, t.symbol);
     this.setTradeId(r, t.tid);
     c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
     c.qty.setNumber(r, t.qtyLots);
     c.side.set(r, t.takerSide);
     c.order_id.set(r, t.takerOrderId);
-    c.user.set(r, accounts[t.takerUserId]?.username ?? EXTERNAL_USERNAME); // replayed liquidity has no account
+    c.user.setCode(r, this.userCode(this.userCodes, c.user, t.takerUserId));
     c.maker_order_id.set(r, t.makerOrderId);
-    c.maker_user.set(r, accounts[t.makerUserId]?.username ?? EXTERNAL_USERNAME);
+    c.maker_user.setCode(r, this.userCode(this.makerCodes, c.maker_user, t.makerUserId));
     this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
     this.end();
   }
@@ -230,6 +233,18 @@ export class EventLogRecorder implements VenueListener {
     this.batches++;
     this.onBatch(this.cols.finish(rows));
     this.cols.recycle();
+  }
+
+  /**
+   * The dictionary code of user `userId`'s name in `column`, cached per user id (the code is
+   * taken, and the name added, at the user's first row, as `set` would). An id with no account
+   * is replayed liquidity, named `EXTERNAL_USERNAME`; it is never cached, since a later account
+   * could take that id.
+   */
+  private userCode(cache: number[], column: DictionaryColumn, userId: number): number {
+    const account = this.venue.accounts[userId];
+    if (account === undefined) return column.code(EXTERNAL_USERNAME);
+    return (cache[userId] ??= column.code(account.username));
   }
 
   /** Trade ids are counter strings ("1", "2", ...): stored as integers. */
