@@ -5,7 +5,7 @@ import type { OrderFeed } from '../../wire/order.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import type { DictionaryColumn } from './columns.ts';
-import { EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
+import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
 
 /** Rows per record batch unless told otherwise. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -65,6 +65,8 @@ export class EventLogRecorder implements VenueListener {
   /** Dictionary codes of usernames by user id, in `user` and in `maker_user`. */
   private readonly userCodes: number[] = [];
   private readonly makerCodes: number[] = [];
+  /** Dictionary codes of the row kinds (seeded first in `EventColumns`: taking them adds nothing). */
+  private readonly kindCodes: Record<EventKind, number>;
   /** Rows written so far, by kind. */
   readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
   /** Lots traded, by symbol. */
@@ -86,6 +88,7 @@ export class EventLogRecorder implements VenueListener {
     this.cols = new EventColumns(this.capacity, metadata, options.reuseBuffers === true);
     const symbols = venue.markets.map((m) => m.symbol);
     const users = venue.accounts.map((a) => a.username);
+    this.kindCodes = Object.fromEntries(EVENT_KINDS.map((k) => [k, this.cols.kind.code(k)])) as Record<EventKind, number>;
     this.cols.symbol.seed(symbols);
     this.cols.user.seed(users);
     this.cols.maker_user.seed(users);
@@ -277,7 +280,7 @@ export class EventLogRecorder implements VenueListener {
     const c = this.cols;
     c.seq.set(r, this.row);
     c.ts_ns.setHalves(r, this.tsHi, this.tsLo);
-    c.kind.set(r, kind);
+    c.kind.setCode(r, this.kindCodes[kind]);
     return r;
   }
 
