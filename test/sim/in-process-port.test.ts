@@ -47,6 +47,27 @@ describe('InProcessPort', () => {
     expect(feeds).toEqual([{ t: 'n', atNs: t0 + BigInt(10 * MS) }]);
   });
 
+  it('answers every insert with the id its feeds carry, also for orders that ended within their command (filled IOC, rejected)', async () => {
+    const { sim, alice, bob } = setup(MS, MS);
+    const feeds: OrderFeed[] = [];
+    bob.onOrderFeed((f: OrderFeed) => feeds.push(f));
+    void alice.insertOrder({ symbol: 'BTCUSD-PERP', price: '49990', quantity: 3, side: 'S', timeInForce: 'GTC' });
+    sim.clock.runUntil(sim.clock.nowNs + BigInt(MS));
+    const ids = [
+      bob.insertOrder({ symbol: 'BTCUSD-PERP', price: '49990', quantity: 2, side: 'B', timeInForce: 'IOC' }), // filled at once
+      bob.insertOrder({ symbol: 'BTCUSD-PERP', price: '49990.25', quantity: 1, side: 'B', timeInForce: 'GTC' }), // off the tick grid: rejected
+      bob.insertOrder({ symbol: 'BTCUSD-PERP', price: '49000', quantity: 1, side: 'B', timeInForce: 'GTC' }), // rests
+    ];
+    sim.clock.runUntil(sim.clock.nowNs + BigInt(3 * MS));
+    const [filled, rejected, resting] = await Promise.all(ids);
+    const idsOf = (t: string) => feeds.filter((f) => f.t === t).map((f) => f.o!.oid);
+    expect(idsOf('f')).toEqual([filled]);
+    expect(idsOf('j')).toEqual([rejected]);
+    expect(idsOf('n')).toEqual([filled, resting]);
+    expect(new Set([filled, rejected, resting]).size).toBe(3);
+    expect(sim.venue.findOpenOrder(sim.venue.account('bob')!, resting!)?.id).toBe(resting);
+  });
+
   it('sends stats and the book after subscribe, then one coalesced update per instant', () => {
     const { sim, alice, bob } = setup(0, 0);
     const seen: MarketDataMessage[] = [];
