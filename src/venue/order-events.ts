@@ -120,8 +120,7 @@ export class OrderEvent {
         return { t, ts, tn, eid: String(this.eid), o: this.wsOrder(), xr: this.reason, txt: this.text };
       case 'p':
       case 'f': {
-        const market = this.s.marketOf(this.slot)!;
-        const xs = { tid: String(this.tid), s: market.symbol, q: this.fillLots, p: market.instrument.tick.toPrice(this.fillPriceTicks), d: this.s.orders.side(this.slot), agg: this.aggressor };
+        const xs = { tid: String(this.tid), s: this.s.marketOf(this.slot)!.symbol, q: this.fillLots, p: this.fillPriceText(), d: this.s.orders.side(this.slot), agg: this.aggressor };
         return { t, ts, tn, eid: String(this.eid), o: this.wsOrder(), xs };
       }
       default:
@@ -129,7 +128,20 @@ export class OrderEvent {
     }
   }
 
+  /** The price text of a p / f feed's fill. */
+  fillPriceText(): string {
+    return this.s.marketOf(this.slot)!.instrument.tick.toPrice(this.fillPriceTicks);
+  }
+
   private wsOrder(): WsOrder {
+    return this.orderInto({} as WsOrder);
+  }
+
+  /**
+   * The feed's `o` written into `out` (in `WsOrder`'s key order when `out` starts empty): for
+   * a listener that writes the wire form itself and reuses one object (src/api/ws/json-bytes.ts).
+   */
+  orderInto(out: WsOrder): WsOrder {
     const s = this.s;
     const store = s.orders;
     const slot = this.slot;
@@ -137,21 +149,20 @@ export class OrderEvent {
     const state = frozen ? this.stateThen : store.state(slot);
     const filled = frozen ? this.filledThen : store.field(slot, F_FILLED);
     const qty = store.field(slot, F_QTY);
-    return {
-      oid: s.orderId(slot),
-      u: s.accounts[store.field(slot, F_USER)]!.username,
-      s: s.symbolOf(slot),
-      p: s.priceTextOf(slot),
-      q: qty,
-      xq: filled,
-      rq: state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? qty - filled : 0,
-      o: STATE_NAMES[state]!,
-      d: store.side(slot),
-      tif: store.tif(slot),
-      liq: store.has(slot, B_LIQUIDATION),
-      ts: store.field(slot, F_SEC),
-      tn: store.field(slot, F_NANOS),
-    };
+    out.oid = s.orderId(slot);
+    out.u = s.accounts[store.field(slot, F_USER)]!.username;
+    out.s = s.symbolOf(slot);
+    out.p = s.priceTextOf(slot);
+    out.q = qty;
+    out.xq = filled;
+    out.rq = state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? qty - filled : 0;
+    out.o = STATE_NAMES[state]!;
+    out.d = store.side(slot);
+    out.tif = store.tif(slot);
+    out.liq = store.has(slot, B_LIQUIDATION);
+    out.ts = store.field(slot, F_SEC);
+    out.tn = store.field(slot, F_NANOS);
+    return out;
   }
 }
 

@@ -1,4 +1,5 @@
-import type { FillDetails, OrderFeed, WsOrder } from '../../wire/order.ts';
+import type { OrderEvent } from '../../venue/order-events.ts';
+import type { WsOrder } from '../../wire/order.ts';
 
 /**
  * Order feeds written as UTF-8 JSON straight into a byte buffer: exactly the bytes of
@@ -80,7 +81,8 @@ export class JsonBytes {
     for (let i = 0; i < text.length; i++) this.buf[this.end++] = text.charCodeAt(i);
   }
 
-  private digits(v: number): void {
+  /** A non-negative safe integer as its digits. */
+  digits(v: number): void {
     let count = 1;
     for (let x = v; x >= 10; x = Math.floor(x / 10)) count++;
     this.room(count);
@@ -105,14 +107,8 @@ export class JsonBytes {
 const bytes = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'));
 const TRUE = bytes('true');
 const FALSE = bytes('false');
-const OPEN = bytes('{');
 const CLOSE = bytes('}');
-const COMMA = bytes(',');
-/** `"key":` of each top-level key of the feeds. */
-const KEY = new Map(['t', 'ts', 'tn', 'eid', 'oid', 'r', 'xr', 'txt', 'o', 'xs'].map((k) => [k, bytes(`"${k}":`)]));
-const COLON = bytes(':');
 const O_OID = bytes('{"oid":');
-const XS_TID = bytes('{"tid":');
 const C_U = bytes(',"u":');
 const C_S = bytes(',"s":');
 const C_P = bytes(',"p":');
@@ -126,8 +122,6 @@ const C_LIQ = bytes(',"liq":');
 const C_TS = bytes(',"ts":');
 const C_TN = bytes(',"tn":');
 const C_AGG = bytes(',"agg":');
-
-const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `JSON.stringify(order)` of a {@link WsOrder} as `toWsOrder` builds it (its key order). */
 export function writeWsOrder(w: JsonBytes, o: WsOrder): void {
@@ -160,60 +154,85 @@ export function writeWsOrder(w: JsonBytes, o: WsOrder): void {
   w.raw(CLOSE);
 }
 
-/** `JSON.stringify(xs)` of a feed's fill details (the venue's key order). */
-export function writeFill(w: JsonBytes, x: FillDetails): void {
-  w.raw(XS_TID);
-  w.str(x.tid);
-  w.raw(C_S);
-  w.str(x.s);
-  w.raw(C_Q);
-  w.num(x.q);
-  w.raw(C_P);
-  w.str(x.p);
-  w.raw(C_D);
-  w.str(x.d);
-  w.raw(C_AGG);
-  w.bool(x.agg);
-  w.raw(CLOSE);
+const T_OPEN = bytes('{"t":');
+const C_OID = bytes(',"oid":');
+const C_EID = bytes(',"eid":');
+const QUOTE = bytes('"');
+const C_R = bytes(',"r":');
+const C_XR = bytes(',"xr":');
+const C_TXT = bytes(',"txt":');
+const C_XS_TID = bytes(',"xs":{"tid":');
+
+/** The order of the event being written (one object, refilled per event). */
+const order = {} as WsOrder;
+
+/** `,"key":value` of an optional string member (left out when undefined, as JSON.stringify does). */
+function optional(w: JsonBytes, key: Uint8Array, v: string | undefined): void {
+  if (v === undefined) return;
+  w.raw(key);
+  w.str(v);
+}
+
+/** An id the venue formats with `String(n)`, as a JSON string. */
+function idText(w: JsonBytes, n: number): void {
+  if (!Number.isSafeInteger(n) || n < 0) return w.str(String(n));
+  w.raw(QUOTE);
+  w.digits(n);
+  w.raw(QUOTE);
 }
 
 /**
- * `JSON.stringify(feed)` of an order feed. Top-level keys are written in the order the object
- * has them (they vary by feed type); undefined members are left out as JSON.stringify does.
+ * `JSON.stringify(e.feed())` of a venue order event, written from the event and its order's
+ * record without building the feed: keys in the order `OrderEvent`'s feed has them for each
+ * type (test/api/ws/wire-json.test.ts compares the bytes with JSON.stringify of the feed for
+ * every event of a venue run). A fill's `xs.s` is the order's symbol (`o.s`): only rejected
+ * orders carry a symbol other than their market's, and they never fill.
  */
-export function writeOrderFeed(w: JsonBytes, feed: OrderFeed): void {
-  w.raw(OPEN);
-  let first = true;
-  for (const key in feed) {
-    const v = (feed as unknown as Record<string, unknown>)[key];
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue; // JSON.stringify leaves these out
-    if (first) first = false;
-    else w.raw(COMMA);
-    const k = KEY.get(key);
-    if (k === undefined) {
-      w.json(key);
-      w.raw(COLON);
-      w.json(v);
-      continue;
-    }
-    w.raw(k);
-    switch (key) {
-      case 'ts':
-      case 'tn':
-        w.num(v);
-        break;
-      case 'o':
-        if (isObject(v)) writeWsOrder(w, v as WsOrder);
-        else w.json(v);
-        break;
-      case 'xs':
-        if (isObject(v)) writeFill(w, v as FillDetails);
-        else w.json(v);
-        break;
-      default:
-        if (typeof v === 'string') w.str(v);
-        else w.json(v);
-    }
+export function writeOrderEvent(w: JsonBytes, e: OrderEvent): void {
+  const t = e.t;
+  w.raw(T_OPEN);
+  w.str(t);
+  w.raw(C_TS);
+  w.num(e.ts);
+  w.raw(C_TN);
+  w.num(e.tn);
+  if (t === 'e') {
+    w.raw(C_OID);
+    w.str(e.oid);
+    optional(w, C_R, e.reason);
+    optional(w, C_TXT, e.text);
+    w.raw(CLOSE);
+    return;
+  }
+  w.raw(C_EID);
+  idText(w, e.eid);
+  w.raw(C_O);
+  writeWsOrder(w, e.orderInto(order));
+  switch (t) {
+    case 'j':
+      optional(w, C_R, e.reason);
+      optional(w, C_TXT, e.text);
+      break;
+    case 'c':
+      optional(w, C_XR, e.reason);
+      optional(w, C_TXT, e.text);
+      break;
+    case 'p':
+    case 'f':
+      w.raw(C_XS_TID);
+      idText(w, e.tid);
+      w.raw(C_S);
+      w.str(order.s);
+      w.raw(C_Q);
+      w.num(e.fillLots);
+      w.raw(C_P);
+      w.str(e.fillPriceText());
+      w.raw(C_D);
+      w.str(order.d);
+      w.raw(C_AGG);
+      w.bool(e.aggressor);
+      w.raw(CLOSE);
+      break;
   }
   w.raw(CLOSE);
 }

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { VenueListener } from '../../venue/feeds.ts';
 import type { OrderEvent } from '../../venue/order-events.ts';
-import { JsonBytes, writeOrderFeed } from './json-bytes.ts';
+import { JsonBytes, writeOrderEvent } from './json-bytes.ts';
 import { sendBytes } from './outbox.ts';
 
 /**
@@ -38,15 +38,16 @@ export class OrderFeedHub implements VenueListener {
   }
 
   /**
-   * Venue hook: one feed for one user, before it is an object. The feed object is built (and
-   * written) only for a user some socket is logged in as; other users' feeds cost a map lookup.
+   * Venue hook: one feed for one user, before it is an object. It is written (from the event,
+   * with no feed object) only for a user some socket is logged in as; other users' feeds cost a
+   * map lookup.
    */
   orderEvent(e: OrderEvent): void {
     const userId = e.userId;
     if (!this.socketsByUser.has(userId)) return;
     const out = this.out;
     const start = out.end;
-    writeOrderFeed(out, e.feed());
+    writeOrderEvent(out, e);
     if (this.holdDepth > 0) this.held.push(userId, start, out.end);
     else {
       this.deliver(userId, start, out.end);

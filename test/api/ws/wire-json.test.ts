@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Exchange } from '../../../src/api/exchange.ts';
-import { JsonBytes, writeOrderFeed } from '../../../src/api/ws/json-bytes.ts';
+import { JsonBytes, writeOrderEvent, writeWsOrder } from '../../../src/api/ws/json-bytes.ts';
 import { encodeBookLevel, encodeOrderReply, encodeTickerStats, jsonString } from '../../../src/api/ws/wire-json.ts';
 import { loadScenario } from '../../../src/scenario/load.ts';
 import type { OrderFeed, WsOrder } from '../../../src/wire/order.ts';
@@ -43,26 +43,15 @@ const fill = fc.record({ tid: text, s: text, q: number, p: text, d: text, agg: f
 const stamp = fc.record({ ts: number, tn: number });
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
 
-/** A writer reused across calls, as the feed hub reuses its own: what it holds after writing `feed` after `before`. */
+/** A writer reused across calls, as the feed hub reuses its own: the bytes `write` adds after what `before` wrote. */
 const writer = new JsonBytes(64);
-const bytesOf = (feed: OrderFeed, before?: OrderFeed): Buffer => {
+const bytesOf = (write: (w: JsonBytes) => void, before?: (w: JsonBytes) => void): Buffer => {
   writer.reset();
-  if (before !== undefined) writeOrderFeed(writer, before);
+  before?.(writer);
   const start = writer.end;
-  writeOrderFeed(writer, feed);
+  write(writer);
   return writer.buf.subarray(start, writer.end);
 };
-
-/** Feeds with the venue's key order for each type (src/venue/order-flow.ts), optional members sometimes undefined. */
-const feed: fc.Arbitrary<OrderFeed> = fc.oneof(
-  fc.tuple(fc.constantFrom('n', 'd', 'x'), stamp, text, wsOrder).map(([t, s, eid, o]) => ({ t, ...s, eid, o }) as OrderFeed),
-  fc.tuple(stamp, text, wsOrder, text, opt(text)).map(([s, eid, o, r, txt]) => ({ t: 'j', ...s, eid, o, r, txt }) as OrderFeed),
-  fc.tuple(stamp, text, wsOrder, text, opt(text)).map(([s, eid, o, xr, txt]) => ({ t: 'c', ...s, eid, o, xr, txt }) as OrderFeed),
-  fc.tuple(stamp, text, text, text).map(([s, oid, r, txt]) => ({ t: 'e', ...s, oid, r, txt }) as OrderFeed),
-  fc.tuple(fc.constantFrom('p', 'f'), stamp, text, wsOrder, fill).map(([t, s, eid, o, xs]) => ({ t, ...s, eid, o, xs }) as OrderFeed),
-  // Any order of keys, with keys of no known meaning: the generic members.
-  fc.dictionary(fc.constantFrom('t', 'ts', 'eid', 'oid', 'r', 'zz', 'o', 'xs'), fc.oneof(text, number, fc.constant(null))).map((d) => d as unknown as OrderFeed),
-);
 
 describe('hand-written wire JSON', () => {
   it('writes any string as JSON.stringify does', () => {
@@ -71,10 +60,14 @@ describe('hand-written wire JSON', () => {
     }), { seed: SEED, numRuns: 5000 });
   });
 
-  it('writes every order feed shape as the UTF-8 bytes of JSON.stringify, straight into a reused buffer', () => {
+  it('writes any value of a string, number or boolean member, and any order, as the UTF-8 bytes of JSON.stringify, into a reused buffer', () => {
+    const anyValue = fc.oneof(text, number, fc.boolean(), fc.constant(null), fc.array(fc.integer(), { maxLength: 2 }));
     fc.assert(
-      fc.property(feed, opt(feed), (f, before) => {
-        expect(bytesOf(f, before).equals(Buffer.from(JSON.stringify(f)))).toBe(true);
+      fc.property(anyValue, wsOrder, opt(wsOrder), (v, o, before) => {
+        const beforeOrder = before === undefined ? undefined : (w: JsonBytes) => writeWsOrder(w, before as WsOrder);
+        for (const write of [(w: JsonBytes) => w.str(v), (w: JsonBytes) => w.num(v), (w: JsonBytes) => w.bool(v)])
+          expect(bytesOf(write, beforeOrder).equals(Buffer.from(JSON.stringify(v)))).toBe(true);
+        expect(bytesOf((w) => writeWsOrder(w, o as WsOrder), beforeOrder).equals(Buffer.from(JSON.stringify(o)))).toBe(true);
       }),
       { seed: SEED, numRuns: 5000 },
     );
@@ -109,14 +102,20 @@ describe('hand-written wire JSON', () => {
     );
   });
 
-  it('writes every feed a venue emits (new, fills, partial fills, cancels, rejects, expiries) as JSON.stringify', async () => {
+  it('writes every event a venue emits (new, fills, partial fills, cancels, rejects, expiries) as JSON.stringify of its feed', async () => {
     const exchange = await Exchange.create(loadScenario('empty'), { manual: true, scryptCost: 1024 });
     const feeds: OrderFeed[] = [];
-    exchange.venue.subscribe({ orderFeed: (_user, f) => feeds.push(f) });
+    const written: string[] = [];
+    exchange.venue.subscribe({
+      orderEvent: (e) => {
+        written.push(bytesOf((w) => writeOrderEvent(w, e), (w) => w.str('an earlier feed')).toString('utf8'));
+        feeds.push(e.feed());
+      },
+    });
     const alice = exchange.venue.account('alice')!;
     const bob = exchange.venue.account('bob')!;
     const place = (who: typeof alice, side: 'B' | 'S', price: string, quantity: number, timeInForce: 'GTC' | 'IOC' = 'GTC', postOnly = false) =>
-      exchange.commands.place(who, { symbol: 'ETHUSD-PERP', price, quantity, side, timeInForce, postOnly });
+      exchange.commands.placeId(who, { symbol: 'ETHUSD-PERP', price, quantity, side, timeInForce, postOnly });
     const resting = place(alice, 'B', '2999.5', 5);
     place(bob, 'S', '2999.5', 2); // partial fill of alice's bid, full fill of bob's
     place(bob, 'S', '3001', 1, 'GTC', true); // post-only that rests
@@ -124,13 +123,15 @@ describe('hand-written wire JSON', () => {
     place(bob, 'S', '2000', 1, 'IOC'); // takes the rest of the bid, IOC remainder expires
     place(alice, 'B', '1', 1); // outside the band: rejected
     place(alice, 'B', '2990', 1_000_000_000); // beyond margin: rejected
-    exchange.commands.cancel(alice, resting.id); // already filled: cancel reject
+    place(alice, 'B', '2990.123', 1); // off the tick grid: rejected
+    exchange.commands.placeId(alice, { symbol: 'NOPE-PERP', price: '1', quantity: 1, side: 'B', timeInForce: 'GTC', postOnly: false }); // unknown symbol
+    exchange.commands.cancel(alice, resting); // already filled: cancel reject
     exchange.commands.cancel(bob, 'O-nope'); // unknown: cancel reject
     const open = place(alice, 'S', '3005', 3);
-    exchange.commands.cancel(alice, open.id); // canceled
+    exchange.commands.cancel(alice, open); // canceled
     exchange.commands.cancelAll(bob);
     const types = new Set(feeds.map((f) => f.t));
     for (const t of ['n', 'p', 'f', 'c', 'e', 'j']) expect(types).toContain(t);
-    for (const f of feeds) expect(bytesOf(f).toString('utf8')).toBe(JSON.stringify(f));
+    expect(written).toEqual(feeds.map((f) => JSON.stringify(f)));
   });
 });
