@@ -47,6 +47,11 @@ export class Position {
   get realizedTicks(): bigint {
     return this.big?.realized ?? BigInt(this.realizedN);
   }
+  /** `openCostTicks` as a number while the totals are numbers, else NaN. */
+  get openCostNumber(): number {
+    return this.big === undefined ? this.openCostN : NaN;
+  }
+
   /** Σ entry priceTicks × lots of the open lots (always ≥ 0; direction is the sign of netLots). */
   get openCostTicks(): bigint {
     return this.big?.openCost ?? BigInt(this.openCostN);

@@ -62,7 +62,8 @@ export class Market {
   // number of Money units (the usual case), else undefined (then `tickLotsAtRate` rounds).
   private readonly takerFeeFactor: Money | undefined;
   private readonly makerFeeFactor: Money | undefined;
-  private readonly imFactor: Money | undefined;
+  /** Initial margin (Money) per tick·lot when a whole number, else undefined. */
+  readonly imFactor: Money | undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
   /**
@@ -156,18 +157,18 @@ export class Market {
 
   /**
    * Writes the scalar state and the lengths of the histories (what a command may change besides
-   * the averages, saved apart) as a journal entry's numbers and references (the venue's undo).
+   * the averages and a rewritten last mark record, saved apart) as a journal entry's numbers and
+   * references (the venue's undo).
    */
   saveTo(j: UndoJournal, op: number): void {
-    const at = j.entry(op, 7);
+    const at = j.entry(op, 6);
     const n = j.nums;
     n[at] = this.indexTicks;
     n[at + 1] = this.markTicks;
     n[at + 2] = this.recordedMarkTicks ?? NaN;
     n[at + 3] = this.bandTicks;
     n[at + 4] = this.markHistory.length;
-    n[at + 5] = this.markHistory[this.markHistory.length - 1]?.markTicks ?? NaN;
-    n[at + 6] = this.fundingHistory.length;
+    n[at + 5] = this.fundingHistory.length;
     j.ref(this);
     j.ref(this.state);
     j.ref(this.recordedFundingRate);
@@ -179,10 +180,8 @@ export class Market {
     this.markTicks = n[at + 1]!;
     this.recordedMarkTicks = Number.isNaN(n[at + 2]) ? undefined : n[at + 2]!;
     this.bandTicks = n[at + 3]!;
-    const marks = n[at + 4]!;
-    this.markHistory.length = marks;
-    if (marks > 0) this.markHistory[marks - 1]!.markTicks = n[at + 5]!;
-    this.fundingHistory.length = n[at + 6]!;
+    this.markHistory.length = n[at + 4]!;
+    this.fundingHistory.length = n[at + 5]!;
     this.state = refs[refAt] as InstrumentState;
     this.recordedFundingRate = refs[refAt + 1] as BigRational | undefined;
   }

@@ -16,7 +16,7 @@ import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, saveAllocation, saveLevelOf, savePlace, saveRecord } from './undo.ts';
+import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
 
 /** A new order in engine units, after the wire's schema checks. */
 export interface OrderTicket {
@@ -168,8 +168,8 @@ export class OrderFlow {
     const store = this.s.orders;
     log.touchMarket(market);
     const seq = store.field(slot, F_SEQ);
-    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), this.externalInBooks());
-    this.saveOrder(slot, market);
+    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), store.field(slot, F_QTY) - store.field(slot, F_FILLED), this.externalInBooks());
+    this.saveOrder(slot, market, false);
     market.book.cancelInto(seq, this.clearedEvents());
   }
 
@@ -209,7 +209,7 @@ export class OrderFlow {
           break;
         case EV_CANCELED: {
           const maker = store.slotOf(events.orderId(i));
-          this.saveOrder(maker, market);
+          this.saveOrder(maker, market, false);
           this.closeOrder(maker, ST_CANCELED);
           this.emitCancel(maker, 'SELF_TRADE', 'self-trade prevention canceled the resting order');
           faultPoint('place.self-trade');
@@ -223,10 +223,9 @@ export class OrderFlow {
           break;
         }
         case EV_RESTED: {
-          const im = market.initialMarginOf(cmd.priceTicks, events.qtyLots(i));
           saveAccount(log.journal, account, market);
           if (account.openTail !== NO_SLOT) saveRecord(log.journal, store, account.openTail);
-          account.addOpenOrder(store, slot, market.index, cmd.qtyLots - store.field(slot, F_FILLED), im);
+          account.addOpenOrder(store, slot, market, cmd.qtyLots - store.field(slot, F_FILLED));
           this.s.openOrders++;
           faultPoint('place.rested');
           break;
@@ -292,11 +291,12 @@ export class OrderFlow {
     const store = s.orders;
     const inst = market.instrument;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    this.saveOrder(slot, market);
+    this.saveOrder(slot, market, true);
     const position = account.positionIn(market);
     const side = store.side(slot);
     const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
     const realizedTicks = position.position.applyFill(side, priceTicks, lots);
+    account.syncPosition(market.index, position.position);
     faultPoint('fill.position');
     if (realizedTicks !== 0n) {
       // An opening fill realizes nothing: no bigint work for it.
@@ -309,7 +309,7 @@ export class OrderFlow {
     s.feesCollected += fee;
     faultPoint('fill.cash');
 
-    if (!aggressor) account.openOrderFilled(market.index, lots);
+    if (!aggressor) account.restingFilled(store, slot, market, lots);
     const filled = store.field(slot, F_FILLED) + lots;
     const qty = store.field(slot, F_QTY);
     store.setField(slot, F_FILLED, filled);
@@ -320,7 +320,6 @@ export class OrderFlow {
       else this.closeOrder(slot, ST_FILLED);
     } else {
       store.setState(slot, ST_PARTIAL);
-      if (!aggressor) account.setReservedIm(store, slot, market.initialMarginOf(store.field(slot, F_PRICE), qty - filled));
     }
     faultPoint('fill.order');
     const e = this.event(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
@@ -335,13 +334,15 @@ export class OrderFlow {
 
   /**
    * Registers the undo of changes to the order in `slot` and its account in `market`: its
-   * record, money, position, and its neighbors in the account's chain of open orders (which a
-   * close relinks).
+   * record, money, its position (`withPosition`: a fill), and its neighbors in the account's
+   * chain of open orders (which a close relinks).
    */
-  private saveOrder(slot: number, market: Market): void {
+  private saveOrder(slot: number, market: Market, withPosition: boolean): void {
     const store = this.s.orders;
     const journal = this.s.log.journal;
-    saveAccount(journal, this.s.accounts[store.field(slot, F_USER)]!, market);
+    const account = this.s.accounts[store.field(slot, F_USER)]!;
+    saveAccount(journal, account, market);
+    if (withPosition) savePosition(journal, account, market);
     saveRecord(journal, store, slot);
     const prev = store.field(slot, F_PREV);
     const next = store.field(slot, F_NEXT);

@@ -43,6 +43,8 @@ export const B_IOC = 2;
 export const B_POST_ONLY = 4;
 export const B_LIQUIDATION = 8;
 export const B_OFF_GRID = 16;
+/** The open order's initial margin is kept as Money in `reservedIm` (see `Account.addOpenOrder`). */
+export const B_IM_BIG = 32;
 const STATE_SHIFT = 8;
 
 export const ST_PENDING = 0;
@@ -67,7 +69,7 @@ interface OddTexts {
 export class OrderStore {
   /** The records; see `F_*`. Public for the venue's hot paths; replaced when it grows. */
   data = new Float64Array(1024 * STRIDE);
-  /** Initial margin reserved by each slot's open remainder. */
+  /** Initial margin reserved by each slot's open remainder, for orders flagged `B_IM_BIG` (else 0n: see `VenueState.reservedImOf`). */
   readonly reservedIm: Money[] = [];
   /** Wire id text per slot, '' until first read. */
   readonly idText: string[] = [];

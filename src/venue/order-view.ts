@@ -109,6 +109,6 @@ export class OrderView implements Order {
   }
   get reservedIm(): Money {
     // A detached order has ended: it reserves nothing.
-    return this.detached !== undefined ? 0n : this.s.orders.reservedIm[this.slot]!;
+    return this.detached !== undefined ? 0n : this.s.reservedImOf(this.slot);
   }
 }

@@ -22,8 +22,6 @@ export function quantityOverflow(account: Account, market: Market, side: Side, p
   const room = Number.MAX_SAFE_INTEGER - qty;
   if (market.book.levelLots(side, priceTicks) > room) return 'quantity would overflow the price level total';
   if (crosses && (qty > market.candles.volumeRoomLots(sec) || qty > market.stats.volumeRoomLots(sec))) return 'quantity would overflow the traded volume';
-  const position = account.findPosition(market)?.position;
-  const tradedLots = position === undefined ? 0 : position.buyLots + position.sellLots;
-  if (tradedLots + account.openLotsIn(market) > room) return 'quantity would overflow the position totals';
+  if (account.tradedLotsIn(market) + account.openLotsIn(market) > room) return 'quantity would overflow the position totals';
   return undefined;
 }

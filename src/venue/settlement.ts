@@ -6,7 +6,7 @@ import type { Market } from './market.ts';
 import type { OrderFlow } from './order-flow.ts';
 import type { VenueState } from './venue-state.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount } from './undo.ts';
+import { saveAccount, savePosition } from './undo.ts';
 
 /** Digits kept in a funding rate's text. */
 const FUNDING_RATE_DECIMALS = 12;
@@ -31,7 +31,11 @@ export class Settlement {
     const { nowSec: sec, nowNanos: nanos } = this.s.clock;
     const last = market.markHistory[market.markHistory.length - 1];
     // The minute cadence and a funding can fall on one instant: keep one record per instant.
-    if (last !== undefined && last.sec === sec && last.nanos === nanos) last.markTicks = market.markTicks;
+    if (last !== undefined && last.sec === sec && last.nanos === nanos) {
+      const before = last.markTicks;
+      this.s.log.onUndo(() => (last.markTicks = before));
+      last.markTicks = market.markTicks;
+    }
     else market.markHistory.push({ sec, nanos, markTicks: market.markTicks });
     this.s.announce('markRecorded', market);
   }
@@ -74,6 +78,7 @@ export class Settlement {
       if (p === undefined || p.position.netLots === 0) continue;
       const payment = amountPerLot * BigInt(p.position.netLots); // > 0: this account pays
       saveAccount(this.s.log.journal, account, market);
+      savePosition(this.s.log.journal, account, market);
       p.funding -= payment;
       faultPoint('funding.position');
       account.cash -= payment;

@@ -5,7 +5,7 @@ import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import type { Account, AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { F_PRICE, F_SAVED, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import { B_IM_BIG, F_BITS, F_PRICE, F_SAVED, F_USER, STRIDE, type OrderStore } from './order-store.ts';
 import type { UndoJournal } from './undo-journal.ts';
 
 /**
@@ -24,6 +24,7 @@ const U_ALLOC = 3;
 const U_LEVEL = 4;
 const U_PLACE = 5;
 const U_MARKET = 6;
+const U_POSITION = 7;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {
@@ -42,7 +43,8 @@ export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): voi
   nums[at] = slot;
   for (let i = 0; i < STRIDE; i++) nums[at + 1 + i] = d[o + i]!;
   j.ref(store);
-  j.ref(store.reservedIm[slot]);
+  // Only an order flagged B_IM_BIG keeps its margin as Money (else it is 0n): no read of the array.
+  j.ref((d[o + F_BITS]! & B_IM_BIG) === 0 ? 0n : store.reservedIm[slot]);
   j.ref(store.bigNotionalOf(slot));
 }
 
@@ -59,26 +61,29 @@ export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, 
  * (once per command and market).
  */
 export function saveAccount(j: UndoJournal, account: Account, market: Market): void {
-  if (!account.markSaved(market.index, j.epoch)) return;
-  const p = account.findPosition(market);
-  const at = j.entry(U_ACCOUNT, 6 + (p === undefined ? 0 : POSITION_SAVED_NUMBERS));
-  const nums = j.nums;
-  nums[at] = market.index;
-  nums[at + 1] = account.openCountIn(market);
-  nums[at + 2] = account.openLotsIn(market);
-  nums[at + 3] = account.openHead;
-  nums[at + 4] = account.openTail;
-  nums[at + 5] = account.openCount;
+  if (!account.markSaved(market.index, j.epoch, false)) return;
+  const at = j.entry(U_ACCOUNT, 7);
+  j.nums[at] = market.index;
   j.ref(account);
-  j.ref(account.cash);
-  j.ref(account.adjustments);
-  j.ref(account.openOrdersIm);
+  account.saveMoney(market.index, j.nums, at + 1, j);
+}
+
+/**
+ * Saves the account's position in `market` and the money it settled (once per command and
+ * market): only fills and funding change them, so resting and canceling orders skip this.
+ */
+export function savePosition(j: UndoJournal, account: Account, market: Market): void {
+  if (!account.markSaved(market.index, j.epoch, true)) return;
+  const p = account.findPosition(market);
+  const at = j.entry(U_POSITION, 1 + (p === undefined ? 0 : POSITION_SAVED_NUMBERS));
+  j.nums[at] = market.index;
+  j.ref(account);
   j.ref(p);
   if (p === undefined) return;
   j.ref(p.tradingPnl);
   j.ref(p.fees);
   j.ref(p.funding);
-  p.position.saveTo(nums, at + 6, j);
+  p.position.saveTo(j.nums, at + 1, j);
 }
 
 /** Puts back one journal entry (see `UndoJournal.rollBack`). */
@@ -95,6 +100,8 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return;
     case U_ACCOUNT:
       return undoAccount(nums, at, refs, r);
+    case U_POSITION:
+      return undoPosition(nums, at, refs, r);
     case U_LEVEL:
       return undoLevel(nums, at, refs, r);
     case U_PLACE:
@@ -109,16 +116,20 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
 function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number): void {
   const account = refs[r] as Account;
   const marketIndex = nums[at]!;
-  const p = refs[r + 4] as AccountPosition | undefined;
-  if (p === undefined) account.dropPosition(marketIndex);
-  else {
-    p.tradingPnl = refs[r + 5] as Money;
-    p.fees = refs[r + 6] as Money;
-    p.funding = refs[r + 7] as Money;
-    p.position.restoreFrom(nums, at + 6, refs, r + 8);
-    p.forgetCache();
-  }
-  account.restoreMoney(marketIndex, refs[r + 1] as Money, refs[r + 2] as Money, refs[r + 3] as Money, nums[at + 1]!, nums[at + 2]!, nums[at + 3]!, nums[at + 4]!, nums[at + 5]!);
+  account.restoreMoney(marketIndex, nums, at + 1, refs, r + 1);
+}
+
+function undoPosition(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const account = refs[r] as Account;
+  const marketIndex = nums[at]!;
+  const p = refs[r + 1] as AccountPosition | undefined;
+  if (p === undefined) return account.dropPosition(marketIndex);
+  p.tradingPnl = refs[r + 2] as Money;
+  p.fees = refs[r + 3] as Money;
+  p.funding = refs[r + 4] as Money;
+  p.position.restoreFrom(nums, at + 1, refs, r + 5);
+  p.forgetCache();
+  account.syncPosition(marketIndex, p.position);
 }
 
 /** Saves a market's scalar state (state, index, mark, band) and record lists (once per command: `CommandLog.touchMarket`). */
@@ -157,17 +168,17 @@ interface QueuedOrder {
  * Saves where a resting order (engine id `seq`) sits in its level, before a cancel takes it
  * out. Account orders rest once, when placed, so within a level they queue in ascending engine
  * id: the order's place among them is found again on failure (O(1) now, O(level) only then).
- * A recorded (external) order has no such key, so while the books hold any (`withExternal`),
+ * `openLots`: its unfilled lots, as its record says. A recorded (external) order has no such key, so while the books hold any (`withExternal`),
  * the level's whole queue is copied instead.
  */
-export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, withExternal: boolean): void {
+export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, openLots: number, withExternal: boolean): void {
   const at = j.entry(U_LEVEL, 5);
   const nums = j.nums;
   nums[at] = seq;
   nums[at + 1] = ownerId;
   nums[at + 2] = side === 'S' ? 1 : 0;
   nums[at + 3] = priceTicks;
-  nums[at + 4] = book.openLots(seq);
+  nums[at + 4] = openLots;
   j.ref(book);
   j.ref(withExternal ? book.levelQueue(side, priceTicks) : undefined);
 }

@@ -6,7 +6,7 @@ import { CommandLog } from './command-log.ts';
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent } from './order-events.ts';
-import { B_OFF_GRID, F_MARKET, F_NANOS, F_PRICE, F_SEC, F_SEQ, OrderStore } from './order-store.ts';
+import { B_IM_BIG, B_OFF_GRID, F_FILLED, F_MARKET, F_NANOS, F_PRICE, F_QTY, F_SEC, F_SEQ, OrderStore, ST_NEW, ST_PARTIAL } from './order-store.ts';
 import { OrderView } from './order-view.ts';
 
 /**
@@ -185,6 +185,15 @@ export class VenueState {
     const text = odd !== undefined ? odd.priceText : this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
     this.orders.priceText[slot] = text;
     return text;
+  }
+
+  /** Initial margin reserved by the open order in `slot` (0n once it ended). */
+  reservedImOf(slot: number): Money {
+    const o = this.orders;
+    if (o.has(slot, B_IM_BIG)) return o.reservedIm[slot]!;
+    const state = o.state(slot);
+    if (state !== ST_NEW && state !== ST_PARTIAL) return 0n;
+    return this.marketOf(slot)!.initialMarginOf(o.field(slot, F_PRICE), o.field(slot, F_QTY) - o.field(slot, F_FILLED));
   }
 
   /** The caller-facing `Order` of `slot` (one per slot, kept; see order-view.ts). */

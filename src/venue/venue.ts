@@ -148,7 +148,7 @@ export class Venue {
   /** Opens an account. Usernames are unique. */
   addUser(username: string, cash: Money): Account {
     if (this.s.accountByName.has(username)) throw new RangeError(`user ${username} already exists`);
-    const account = new Account(this.s.accounts.length, username, cash);
+    const account = new Account(this.s.accounts.length, username, cash, this.s.markets);
     this.s.accounts.push(account);
     this.s.accountByName.set(username, account);
     return account;
