@@ -1,6 +1,6 @@
 import { Exchange, type ExchangeOptions } from '../api/exchange.ts';
 import type { JournalHeader } from '../api/journal/entries.ts';
-import { openDataDir } from '../api/journal/restore.ts';
+import { openDataDir, type BuiltExchange } from '../api/journal/restore.ts';
 import type { SnapshotPolicy } from '../api/journal/snapshotter.ts';
 import { parseScenario } from '../scenario/load.ts';
 import type { Scenario } from '../scenario/schema.ts';
@@ -36,9 +36,7 @@ export async function exchangeForDataDir(
   check: (scenario: Scenario) => void = () => {},
 ): Promise<DataDirExchange> {
   if (request.replay !== undefined) throw new UsageError('--data-dir cannot be combined with --replay');
-  let scenario: Scenario | undefined;
-  let seed = 0;
-  let agents = 0;
+  let built: JournalBuilt | undefined;
   const opened = await openDataDir(
     dir,
     () => {
@@ -46,18 +44,10 @@ export async function exchangeForDataDir(
       if (requested.market !== undefined) throw new UsageError('--data-dir cannot serve a recorded-market scenario');
       return { perpsim_journal: 1, scenario: requested, seed: request.seed ?? requested.seed };
     },
-    async (header: JournalHeader) => {
-      scenario = parseScenario(header.scenario);
-      check(scenario);
-      seed = header.seed;
-      const parts = buildSimulationParts(scenario, { seed });
-      agents = parts.agents.length;
-      const exchange = await Exchange.forSimulation(parts.sim, options);
-      const roots = { venue: exchange.venue, users: exchange.users, streams: parts.sim.streams, index: parts.indexActors, conditions: parts.conditions };
-      return { exchange, roots: agents === 0 ? roots : undefined };
-    },
+    async (header: JournalHeader) => (built = await buildFromHeader(header, options, check)),
     request.snapshots,
   );
+  const { scenario, seed, agents } = built!;
   const policy = request.snapshots;
   let snapshots = !opened.snapshotting
     ? agents > 0
@@ -66,5 +56,26 @@ export async function exchangeForDataDir(
     : `every ${policy!.everyEntries > 0 ? `${policy!.everyEntries} entries` : '-'} or ${policy!.everySeconds > 0 ? `${policy!.everySeconds} s` : '-'} (${dir}/snapshots)`;
   if (opened.snapshot !== undefined) snapshots += `; restored from ${opened.snapshot.file} (${opened.snapshot.entries} entries) + ${opened.restored}`;
   for (const s of opened.skipped) snapshots += `; skipped ${s}`;
-  return { exchange: opened.exchange, scenario: scenario!, seed, restored: opened.restored, fromSnapshot: opened.snapshot?.file, snapshots };
+  return { exchange: opened.exchange, scenario, seed, restored: opened.restored, fromSnapshot: opened.snapshot?.file, snapshots };
+}
+
+/** An exchange built from a journal header, with what it was built from. */
+export interface JournalBuilt extends BuiltExchange {
+  scenario: Scenario;
+  seed: number;
+  /** Agents in the simulation (snapshots are exact only without them: `roots` is then undefined). */
+  agents: number;
+}
+
+/**
+ * The exchange a journal header describes: the scenario's simulation with the header's seed
+ * (agents included), served by an {@link Exchange}; `roots` names the state a snapshot holds.
+ */
+export async function buildFromHeader(header: JournalHeader, options: ExchangeOptions, check: (scenario: Scenario) => void = () => {}): Promise<JournalBuilt> {
+  const scenario = parseScenario(header.scenario);
+  check(scenario);
+  const parts = buildSimulationParts(scenario, { seed: header.seed });
+  const exchange = await Exchange.forSimulation(parts.sim, options);
+  const roots = { venue: exchange.venue, users: exchange.users, streams: parts.sim.streams, index: parts.indexActors, conditions: parts.conditions };
+  return { exchange, roots: parts.agents.length === 0 ? roots : undefined, scenario, seed: header.seed, agents: parts.agents.length };
 }

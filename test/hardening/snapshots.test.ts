@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { captureGraph } from '../../src/api/journal/object-graph.ts';
-import { snapshotPaths } from '../../src/api/journal/snapshot-file.ts';
+import { readSnapshot, snapshotPaths } from '../../src/api/journal/snapshot-file.ts';
+import { forkCommand } from '../../src/cli/fork-command.ts';
 import { parseMoney } from '../../src/core/money.ts';
 import { parseServeArgs } from '../../src/cli/commands/serve.ts';
 import { exchangeForDataDir, type DataDirExchange } from '../../src/cli/data-dir.ts';
@@ -136,6 +137,33 @@ describe('periodic snapshots', () => {
     const d = await exchangeForDataDir(newDir(), { scenario: 'default', snapshots: { everyEntries: 1, everySeconds: 0 } }, { manual: true, scryptCost: 1024 });
     cleanups.push(() => d.exchange.commands.close());
     expect(d.snapshots).toMatch(/^off \(the scenario has \d+ agents: a restart replays the whole journal\)$/);
+  });
+
+  it('perpsim fork starts from the newest snapshot before TIME and gives the state a fork rebuilt from the start gives', async () => {
+    const dir = newDir();
+    const a = await open(dir);
+    await trade(a, 300);
+    a.exchange.commands.close();
+    const [newest, older] = snapshotPaths(dir).map((p) => readSnapshot(p).meta);
+    const atNs = BigInt(older!.t) + (BigInt(newest!.t) - BigInt(older!.t)) / 2n; // between the two: the older one applies
+    expect(BigInt(newest!.t)).toBeGreaterThan(atNs);
+    const plain = newDir();
+    cpSync(join(dir, 'journal.jsonl'), join(plain, 'journal.jsonl'));
+
+    const fork = async (from: string) => {
+      const lines: string[] = [];
+      const out = join(newDir(), 'fork');
+      expect(await forkCommand(from, { at: String(atNs), out }, (l) => lines.push(l))).toBe(0);
+      return { out, lines };
+    };
+    const viaSnapshot = await fork(dir);
+    const fromStart = await fork(plain);
+    expect(viaSnapshot.lines[0]).toMatch(new RegExp(`rebuilt from snapshot-0*${older!.entries}\\.json`));
+    expect(fromStart.lines[0]).not.toContain('rebuilt from');
+    expect(viaSnapshot.lines[1]).toBe(fromStart.lines[1]); // state_hash
+    const served = await open(viaSnapshot.out, 0); // the snapshot came along and still fits the fork's journal
+    expect(served.fromSnapshot).toBeDefined();
+    expect(`state_hash: ${served.exchange.venue.stateHash()}`).toBe(fromStart.lines[1]);
   });
 
   it('takes its cadence from --snapshot-entries / --snapshot-seconds (0 = never), which need --data-dir', () => {

@@ -5,7 +5,7 @@ import { applyEntry, type JournalEntry, type JournalHeader } from './entries.ts'
 import { entriesIn, hasJournal, JOURNAL_FILE, JournalFile, readJournalBytes } from './journal-file.ts';
 import { restoreGraph } from './object-graph.ts';
 import { SNAPSHOT_CLASSES } from './snapshot-classes.ts';
-import { readSnapshot, snapshotPaths, type Pace } from './snapshot-file.ts';
+import { readSnapshot, snapshotPaths, type Pace, type SnapshotMeta } from './snapshot-file.ts';
 import { Snapshotter, type SnapshotPolicy } from './snapshotter.ts';
 
 /**
@@ -79,15 +79,11 @@ export async function openDataDir(
   let opened: { built: BuiltExchange; restored: number; entries: number; snapshot?: { file: string; entries: number } } | undefined;
   for (const path of snapshotPaths(dir)) {
     try {
-      const { meta, image } = readSnapshot(path);
-      if (meta.bytes < headerEnd || meta.bytes > completeBytes || bytes[meta.bytes - 1] !== 0x0a) throw new Error('does not end on a line of this journal');
-      const built = await build(header);
-      if (built.roots === undefined) break; // not exact for this scenario: the whole journal
-      built.exchange.clock.runUntil(BigInt(meta.t)); // the clock's own events (fixed by scenario and seed) up to the snapshot
-      restoreGraph(image, built.roots, SNAPSHOT_CLASSES);
-      if (built.exchange.venue.stateHash() !== meta.state_hash) throw new Error('state hash differs after loading');
-      const tail = entriesIn(bytes, meta.bytes, completeBytes);
-      opened = { built, restored: replayJournal(built.exchange, tail, meta.pace), entries: meta.entries + tail.length, snapshot: { file: basename(path), entries: meta.entries } };
+      const loaded = await loadSnapshot(path, bytes, completeBytes, header, build);
+      if (loaded === undefined) break; // not exact for this scenario: the whole journal
+      const tail = entriesIn(bytes, loaded.meta.bytes, completeBytes);
+      const restored = replayJournal(loaded.built.exchange, tail, loaded.meta.pace);
+      opened = { built: loaded.built, restored, entries: loaded.meta.entries + tail.length, snapshot: { file: basename(path), entries: loaded.meta.entries } };
       break;
     } catch (e) {
       skipped.push(`${basename(path)}: ${(e as Error).message}`);
@@ -102,6 +98,31 @@ export async function openDataDir(
   if (bytes.length > completeBytes) truncateSync(join(dir, JOURNAL_FILE), completeBytes);
   const journal = JournalFile.append(dir, opened.entries, completeBytes);
   return { ...serve(dir, opened.built, journal, policy), restored: opened.restored, snapshot: opened.snapshot, skipped, header };
+}
+
+/**
+ * Builds the exchange of `header` and loads the snapshot at `path` into it: the clock runs its
+ * own events (fixed by scenario and seed) up to the snapshot's time, then the state is put in
+ * place and its hash checked. The journal entries after `meta.bytes` are the caller's to replay.
+ * Throws naming what is wrong (checksum, place in `journal`, state hash); undefined when
+ * snapshots are not exact for this scenario.
+ */
+export async function loadSnapshot(
+  path: string,
+  journal: Buffer,
+  completeBytes: number,
+  header: JournalHeader,
+  build: (header: JournalHeader) => Promise<BuiltExchange>,
+): Promise<{ built: BuiltExchange; meta: SnapshotMeta } | undefined> {
+  const { meta, image } = readSnapshot(path);
+  const headerEnd = journal.indexOf(0x0a) + 1;
+  if (meta.bytes < headerEnd || meta.bytes > completeBytes || journal[meta.bytes - 1] !== 0x0a) throw new Error('does not end on a line of this journal');
+  const built = await build(header);
+  if (built.roots === undefined) return undefined;
+  built.exchange.clock.runUntil(BigInt(meta.t));
+  restoreGraph(image, built.roots, SNAPSHOT_CLASSES);
+  if (built.exchange.venue.stateHash() !== meta.state_hash) throw new Error('state hash differs after loading');
+  return { built, meta };
 }
 
 /** Starts journaling (and snapshotting, where exact and asked for). */
