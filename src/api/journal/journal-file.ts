@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JournalEntry, JournalHeader } from './entries.ts';
 
@@ -7,24 +7,36 @@ export const JOURNAL_FILE = 'journal.jsonl';
 
 /**
  * An append-only JSON-lines file: a header line, then one entry per line. Entries are buffered
- * and written with one `write` + `fdatasync` per event-loop turn ({@link flushSync}); the
- * server answers a command only after the flush that made its entry durable, so everything
- * acknowledged survives kill -9. A line cut short by a crash (no newline) is ignored on reading.
+ * and written with one `write` per event-loop turn, then made durable by `fdatasync` — nothing
+ * acknowledged before it is on disk, so everything acknowledged survives kill -9. Two ways:
+ *
+ * - {@link flushSync}: write and `fdatasync` on the spot. The websocket output of a turn is
+ *   corked and released right after this (the server's uncork hook), so it stays synchronous.
+ * - otherwise (REST answers wait on {@link durable}): the turn's entries are written one
+ *   event-loop turn later and `fdatasync`'d on libuv's thread pool while the main thread goes on
+ *   serving — the next requests' entries form the next group, synced when the current sync
+ *   completes (group commit). Waiters are released only by a sync that began after their
+ *   entries were written.
+ *
+ * A line cut short by a crash (no newline) is ignored on reading.
  */
 export class JournalFile {
-  /** Entries added since the last flush, as JSON lines each ending in a newline. */
+  /** Entries added since the last write, as JSON lines each ending in a newline. */
   private pendingText = '';
   private pendingCount = 0;
   /** Where the last pending entry starts in `pendingText` (for {@link retractLast}). */
   private lastStart = 0;
-  /** One promise for everything waiting on the next flush (REST answers), not one per request. */
-  private flushed: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  /** Writes so far, and how many of them a completed `fdatasync` covers. */
+  private writes = 0;
+  private synced = 0;
+  private syncing = false;
+  /** Those waiting for writes up to a number to be durable: one promise per group, not per request. */
+  private waits: { upTo: number; promise: Promise<void>; resolve: () => void }[] = [];
   private scheduled = false;
   private closed = false;
   /** Entries written since open (for the banner and tests). */
   written = 0;
-  /** Called after each flush that wrote entries (periodic snapshots hang here). */
+  /** Called after each write of entries (periodic snapshots hang here). */
   onFlushed: (() => void) | undefined;
 
   /**
@@ -76,29 +88,26 @@ export class JournalFile {
     this.lastStart = this.pendingText.length;
   }
 
-  /** Resolves once everything added so far is on disk (at once when nothing is pending). */
+  /** Resolves once everything added so far is on disk (at once when it already is). */
   durable(): Promise<void> {
-    if (this.pendingCount === 0) return Promise.resolve();
-    return (this.flushed ??= new Promise((resolve) => (this.wake = resolve)));
+    const upTo = this.pendingCount > 0 ? this.writes + 1 : this.writes;
+    if (upTo <= this.synced) return Promise.resolve();
+    const last = this.waits.at(-1);
+    if (last !== undefined && last.upTo === upTo) return last.promise;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.waits.push({ upTo, promise, resolve });
+    return promise;
   }
 
-  /** Writes and fsyncs whatever is pending (one write, one fdatasync), then wakes those waiting for it. */
+  /** Writes whatever is pending and fdatasyncs now, then wakes everyone waiting. */
   flushSync(): void {
-    if (this.pendingCount > 0 && !this.closed) {
-      const text = this.pendingText;
-      this.written += this.pendingCount;
-      this.entries += this.pendingCount;
-      this.pendingText = '';
-      this.pendingCount = 0;
-      this.lastStart = 0;
-      this.bytes += writeSync(this.fd, text);
+    if (this.closed) return;
+    this.write();
+    if (this.writes > this.synced) {
       fdatasyncSync(this.fd);
-      this.onFlushed?.();
+      this.markSynced(this.writes);
     }
-    const wake = this.wake;
-    this.flushed = undefined;
-    this.wake = undefined;
-    wake?.();
   }
 
   close(): void {
@@ -108,13 +117,54 @@ export class JournalFile {
     closeSync(this.fd);
   }
 
+  private write(): void {
+    if (this.pendingCount === 0) return;
+    const text = this.pendingText;
+    this.written += this.pendingCount;
+    this.entries += this.pendingCount;
+    this.pendingText = '';
+    this.pendingCount = 0;
+    this.lastStart = 0;
+    this.bytes += writeSync(this.fd, text);
+    this.writes++;
+    this.onFlushed?.();
+  }
+
+  /** Starts an `fdatasync` on the thread pool covering every write so far, unless one is running (it restarts when done). */
+  private syncInBackground(): void {
+    if (this.syncing || this.closed || this.writes === this.synced) return;
+    this.syncing = true;
+    const upTo = this.writes;
+    fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      if (this.closed) return; // close() synced everything itself
+      if (err !== null) throw err; // as fdatasyncSync would: never acknowledge what may not be on disk
+      this.markSynced(upTo);
+      this.syncInBackground();
+    });
+  }
+
+  private markSynced(upTo: number): void {
+    if (upTo > this.synced) this.synced = upTo;
+    while (this.waits.length > 0 && this.waits[0]!.upTo <= this.synced) this.waits.shift()!.resolve();
+  }
+
+  /**
+   * The background write runs one turn after the entries' own: when a websocket command wrote
+   * output this turn, the server's uncork hook has by then made it durable synchronously, and
+   * this finds nothing left to do.
+   */
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flushSync();
-    });
+    setImmediate(() =>
+      setImmediate(() => {
+        this.scheduled = false;
+        if (this.closed) return;
+        this.write();
+        this.syncInBackground();
+      }),
+    );
   }
 }
 
