@@ -291,7 +291,8 @@ export class OrderFlow {
     const store = s.orders;
     const inst = market.instrument;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    this.saveOrder(slot, market, true);
+    // Only a maker's last fill closes it (a taker is in no chain yet).
+    this.saveOrder(slot, market, true, !aggressor && store.field(slot, F_FILLED) + lots === store.field(slot, F_QTY));
     const position = account.positionIn(market);
     const side = store.side(slot);
     const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
@@ -335,15 +336,16 @@ export class OrderFlow {
   /**
    * Registers the undo of changes to the order in `slot` and its account in `market`: its
    * record, money, its position (`withPosition`: a fill), and its neighbors in the account's
-   * chain of open orders (which a close relinks).
+   * chain of open orders (`closes`: the order leaves the chain, which relinks them).
    */
-  private saveOrder(slot: number, market: Market, withPosition: boolean): void {
+  private saveOrder(slot: number, market: Market, withPosition: boolean, closes = true): void {
     const store = this.s.orders;
     const journal = this.s.log.journal;
     const account = this.s.accounts[store.field(slot, F_USER)]!;
     saveAccount(journal, account, market);
     if (withPosition) savePosition(journal, account, market);
     saveRecord(journal, store, slot);
+    if (!closes) return;
     const prev = store.field(slot, F_PREV);
     const next = store.field(slot, F_NEXT);
     if (prev !== NO_SLOT) saveRecord(journal, store, prev);
