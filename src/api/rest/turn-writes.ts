@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { TurnSlab } from '../turn-slab.ts';
 
 /**
  * One `write` per connection per event-loop turn for HTTP responses.
@@ -38,9 +39,7 @@ interface SocketInternals {
 interface Turn {
   readonly socket: Socket;
   readonly write: GenericWrite;
-  buf: Buffer | undefined;
-  start: number;
-  end: number;
+  readonly slab: TurnSlab;
   /** Bytes handed to the kernel by a turn's write and not yet reported written. */
   inFlight: number;
 }
@@ -55,7 +54,7 @@ export function batchWritesPerTurn(socket: Socket): void {
   const internals = socket as unknown as SocketInternals;
   const originalWrite = internals._writeGeneric;
   const originalFinal = internals._final;
-  const turn: Turn = { socket, write: originalWrite, buf: undefined, start: 0, end: 0, inFlight: 0 };
+  const turn: Turn = { socket, write: originalWrite, slab: new TurnSlab(MIN_SLAB_BYTES), inFlight: 0 };
   turns.set(socket, turn);
   internals._writeGeneric = function (this: SocketInternals, writev: boolean, data: unknown, encoding: string, cb: WriteCallback): unknown {
     if (this.connecting || this._handle === null || this._handle === undefined || turn.inFlight > PASS_THROUGH_BYTES) {
@@ -83,22 +82,12 @@ function append(turn: Turn, entry: Buffer | string | { chunk: Buffer | string; e
   }
   const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk, encoding) : chunk.length;
   if (bytes === 0) return;
-  reserve(turn, bytes);
-  if (typeof chunk === 'string') turn.buf!.write(chunk, turn.end, bytes, encoding);
-  else chunk.copy(turn.buf!, turn.end);
-  if (turn.end === turn.start && pending.push(turn) === 1) setImmediate(flushAll);
-  turn.end += bytes;
-}
-
-function reserve(turn: Turn, need: number): void {
-  const buf = turn.buf;
-  if (buf !== undefined && buf.length - turn.end >= need) return;
-  const queued = turn.end - turn.start;
-  const next = Buffer.allocUnsafeSlow(Math.max(MIN_SLAB_BYTES, 2 * (queued + need), buf === undefined ? 0 : buf.length));
-  if (queued > 0) buf!.copy(next, 0, turn.start, turn.end);
-  turn.buf = next;
-  turn.start = 0;
-  turn.end = queued;
+  const slab = turn.slab;
+  const buf = slab.reserve(bytes);
+  if (typeof chunk === 'string') buf.write(chunk, slab.end, bytes, encoding);
+  else chunk.copy(buf, slab.end);
+  if (slab.queued === 0 && pending.push(turn) === 1) setImmediate(flushAll);
+  slab.end += bytes;
 }
 
 function flushAll(): void {
@@ -107,11 +96,8 @@ function flushAll(): void {
 
 /** Hands the turn's bytes to the socket's real write path (a destroyed socket drops them). */
 function flush(turn: Turn): void {
-  const buf = turn.buf;
-  if (buf === undefined || turn.end === turn.start) return;
-  const bytes = buf.subarray(turn.start, turn.end);
-  turn.start = turn.end;
-  if (buf.length - turn.end < bytes.length) turn.buf = undefined; // the rest of the slab is too small to keep
+  const bytes = turn.slab.take();
+  if (bytes === undefined) return;
   const socket = turn.socket;
   if (socket.destroyed || (socket as unknown as SocketInternals)._handle == null) return;
   turn.inFlight += bytes.length;

@@ -54,7 +54,7 @@ export function sendText(ws: WebSocket, text: string | Buffer): void {
     return;
   }
   if (ws instanceof WireSocket) {
-    if (ws.turnEnd - ws.turnStart > QUEUE_ABOVE_BYTES) writeTurn(ws); // a big turn: let the socket say whether it keeps up
+    if (ws.turn.queued > QUEUE_ABOVE_BYTES) writeTurn(ws); // a big turn: let the socket say whether it keeps up
     if (ws.bufferedAmount > QUEUE_ABOVE_BYTES) startQueueing(ws, text);
     else queueFrame(ws, text);
     return;
@@ -72,7 +72,7 @@ export function sendText(ws: WebSocket, text: string | Buffer): void {
  * bytes are copied before this returns.
  */
 export function sendBytes(ws: WebSocket, src: Buffer, start: number, end: number): void {
-  if (ws instanceof WireSocket && ws.readyState === WebSocket.OPEN && !outboxes.has(ws) && ws.turnEnd - ws.turnStart <= QUEUE_ABOVE_BYTES && ws.bufferedAmount <= QUEUE_ABOVE_BYTES) {
+  if (ws instanceof WireSocket && ws.readyState === WebSocket.OPEN && !outboxes.has(ws) && ws.turn.queued <= QUEUE_ABOVE_BYTES && ws.bufferedAmount <= QUEUE_ABOVE_BYTES) {
     queueFrameBytes(ws, src, start, end);
     return;
   }

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
+import { TurnSlab } from '../turn-slab.ts';
 
 /**
  * Text frames of one event-loop turn, built by hand into one buffer per socket and written with
@@ -18,12 +19,13 @@ import { WebSocket } from 'ws';
  * of them, so a close frame never overtakes the replies sent before it.
  */
 
+/** Smallest slab a socket gets; a socket's slab grows to twice what its busiest turn needed. */
+const MIN_SLAB_BYTES = 8 * 1024;
+
 /** A server-side websocket whose text frames can be queued for the turn ({@link queueFrame}). */
 export class WireSocket extends WebSocket {
-  /** Slab holding this turn's frames at [turnStart, turnEnd); bytes before turnStart were written. */
-  turnBuf: Buffer | undefined = undefined;
-  turnStart = 0;
-  turnEnd = 0;
+  /** This turn's frames, not yet written. */
+  readonly turn = new TurnSlab(MIN_SLAB_BYTES);
 
   override close(code?: number, data?: string | Buffer): void {
     writeTurn(this);
@@ -41,8 +43,6 @@ export class WireSocket extends WebSocket {
   }
 }
 
-/** Smallest slab a socket gets; a socket's slab grows to twice what its busiest turn needed. */
-const MIN_SLAB_BYTES = 8 * 1024;
 /** Header bytes of a server frame carrying `n` payload bytes (no mask). */
 const headerBytes = (n: number): number => (n < 126 ? 2 : n < 65536 ? 4 : 10);
 
@@ -63,7 +63,7 @@ export function onBeforeWrite(hook: () => void): () => void {
 
 /** Bytes queued for `ws` in this turn and not yet written. */
 export function turnBytes(ws: WireSocket): number {
-  return ws.turnEnd - ws.turnStart;
+  return ws.turn.queued;
 }
 
 /**
@@ -72,9 +72,8 @@ export function turnBytes(ws: WireSocket): number {
  */
 export function queueFrame(ws: WireSocket, text: string | Buffer): void {
   if (typeof text !== 'string') return queueFrameBytes(ws, text, 0, text.length);
-  reserve(ws, 10 + text.length * 3); // UTF-8 is at most 3 bytes per UTF-16 unit and at least 1
-  const buf = ws.turnBuf!;
-  const at = ws.turnEnd;
+  const buf = ws.turn.reserve(10 + text.length * 3); // UTF-8 is at most 3 bytes per UTF-16 unit and at least 1
+  const at = ws.turn.end;
   const guess = headerBytes(text.length); // right unless the UTF-8 is longer than the string and crosses 126 or 65536
   const bytes = buf.write(text, at + guess);
   const header = headerBytes(bytes);
@@ -86,9 +85,8 @@ export function queueFrame(ws: WireSocket, text: string | Buffer): void {
 /** Appends one text frame whose payload is the UTF-8 at [start, end) of `src` (copied now). */
 export function queueFrameBytes(ws: WireSocket, src: Buffer, start: number, end: number): void {
   const bytes = end - start;
-  reserve(ws, 10 + bytes);
-  const buf = ws.turnBuf!;
-  const at = ws.turnEnd;
+  const buf = ws.turn.reserve(10 + bytes);
+  const at = ws.turn.end;
   const header = headerBytes(bytes);
   writeHeader(buf, at, bytes, header);
   src.copy(buf, at + header, start, end);
@@ -110,20 +108,8 @@ function writeHeader(buf: Buffer, at: number, bytes: number, header: number): vo
 
 /** The turn now ends at `end`; the first frame of a turn puts the socket on the turn's list. */
 function queued(ws: WireSocket, end: number): void {
-  if (ws.turnEnd === ws.turnStart && pending.push(ws) === 1) setImmediate(writeTurns);
-  ws.turnEnd = end;
-}
-
-/** Makes room for `need` more bytes in the socket's slab, keeping this turn's frames. */
-function reserve(ws: WireSocket, need: number): void {
-  const buf = ws.turnBuf;
-  if (buf !== undefined && buf.length - ws.turnEnd >= need) return;
-  const queued = ws.turnEnd - ws.turnStart;
-  const next = Buffer.allocUnsafeSlow(Math.max(MIN_SLAB_BYTES, 2 * (queued + need), buf === undefined ? 0 : buf.length));
-  if (queued > 0) buf!.copy(next, 0, ws.turnStart, ws.turnEnd);
-  ws.turnBuf = next;
-  ws.turnStart = 0;
-  ws.turnEnd = queued;
+  if (ws.turn.queued === 0 && pending.push(ws) === 1) setImmediate(writeTurns);
+  ws.turn.end = end;
 }
 
 /** End of the turn: every socket's queued frames, one write each. */
@@ -143,13 +129,8 @@ function runHooks(): void {
  * dropped, as ws drops a send after close.
  */
 export function writeTurn(ws: WireSocket, hooks = true): void {
-  const buf = ws.turnBuf;
-  if (buf === undefined || ws.turnEnd === ws.turnStart) return;
-  const bytes = buf.subarray(ws.turnStart, ws.turnEnd);
-  ws.turnStart = ws.turnEnd;
-  // The written part belongs to the stream now; the rest of the slab serves the next turns
-  // unless it is nearly used up.
-  if (buf.length - ws.turnEnd < bytes.length) ws.turnBuf = undefined;
+  const bytes = ws.turn.take();
+  if (bytes === undefined) return;
   const socket = (ws as unknown as { _socket?: Duplex })._socket;
   if (ws.readyState !== WebSocket.OPEN || socket === undefined || socket.destroyed) return;
   if (hooks) runHooks();

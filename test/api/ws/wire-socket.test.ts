@@ -17,7 +17,7 @@ const wsFrame = (payload: string | Buffer): Buffer =>
 const unconnected = (): WireSocket => new (WireSocket as unknown as new (a: null, p: undefined, o: object) => WireSocket)(null, undefined, {});
 
 /** Queued bytes of a socket that is not connected (its turn is never written). */
-const queuedOf = (ws: WireSocket): Buffer => ws.turnBuf!.subarray(ws.turnStart, ws.turnEnd);
+const queuedOf = (ws: WireSocket): Buffer => ws.turn.buf!.subarray(ws.turn.start, ws.turn.end);
 
 /** Strings and byte payloads whose lengths straddle the 126 and 65,536 header boundaries, in any Unicode. */
 const payload = fc.oneof(
