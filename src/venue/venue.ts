@@ -159,20 +159,7 @@ export class Venue {
    * arrives as feeds (`n` / `j`), then any fills.
    */
   placeOrder(account: Account, req: OrderRequest): Order {
-    return this.s.exclusive(() => {
-      const market = this.s.marketBySymbol.get(req.symbol);
-      const ticks = market?.instrument.tick.toTicks(req.price);
-      return this.viewAndRelease(
-        this.flow.submit(account, market, req.symbol, {
-          side: req.side,
-          priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
-          priceTicks: ticks ?? NaN,
-          qtyLots: req.quantity,
-          tif: req.timeInForce,
-          postOnly: req.postOnly,
-        }),
-      );
-    });
+    return this.s.exclusive(() => this.viewAndRelease(this.submitRequest(account, req)));
   }
 
   /**
@@ -181,16 +168,7 @@ export class Venue {
    */
   placeOrderId(account: Account, req: OrderRequest): string {
     return this.s.exclusive(() => {
-      const market = this.s.marketBySymbol.get(req.symbol);
-      const ticks = market?.instrument.tick.toTicks(req.price);
-      const slot = this.flow.submit(account, market, req.symbol, {
-        side: req.side,
-        priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
-        priceTicks: ticks ?? NaN,
-        qtyLots: req.quantity,
-        tif: req.timeInForce,
-        postOnly: req.postOnly,
-      });
+      const slot = this.submitRequest(account, req);
       const id = this.s.orderId(slot);
       this.flow.release(slot);
       return id;
@@ -405,6 +383,20 @@ export class Venue {
       for (const p of a.positionList) unrealized += p.unrealized();
     }
     return { cash: formatMoney(cash), fees: formatMoney(this.s.feesCollected), unrealized: formatMoney(unrealized) };
+  }
+
+  /** Submits a wire-shaped request (decimal price): the order's slot, still held by the caller. */
+  private submitRequest(account: Account, req: OrderRequest): number {
+    const market = this.s.marketBySymbol.get(req.symbol);
+    const ticks = market?.instrument.tick.toTicks(req.price);
+    return this.flow.submit(account, market, req.symbol, {
+      side: req.side,
+      priceText: ticks === undefined ? minimalDecimal(req.price) : market!.instrument.tick.toPrice(ticks),
+      priceTicks: ticks ?? NaN,
+      qtyLots: req.quantity,
+      tif: req.timeInForce,
+      postOnly: req.postOnly,
+    });
   }
 
   private submitTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
