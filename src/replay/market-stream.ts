@@ -60,10 +60,13 @@ interface Cursor {
   floorNs: bigint;
 }
 
+/** Before any time: where a source's held time starts. */
+export const MIN_TIME_NS = -(1n << 62n);
+
 /** Merges sources already opened (as `openMarketRecords` does), for callers that open them with their own options. */
 export async function* mergeSources(sources: readonly RecordSource[], order: RecordOrder = 'exchange', size = 4096): AsyncGenerator<RecordBatch> {
   const timeOf = order === 'exchange' ? (r: MarketRecord) => r.exchNs : (r: MarketRecord) => r.recvNs;
-  const cursors: Cursor[] = sources.map((s, stream) => ({ stream, priority: s.priority, chunks: s.records.chunks()[Symbol.asyncIterator](), chunk: [], at: 0, timeNs: 0n, floorNs: -(1n << 62n) }));
+  const cursors: Cursor[] = sources.map((s, stream) => ({ stream, priority: s.priority, chunks: s.records.chunks()[Symbol.asyncIterator](), chunk: [], at: 0, timeNs: 0n, floorNs: MIN_TIME_NS }));
   const timeAt = (c: Cursor): void => {
     const t = timeOf(c.chunk[c.at]!);
     c.timeNs = t < c.floorNs ? c.floorNs : t;

@@ -10,7 +10,7 @@ import { openLobster } from './lobster-files.ts';
 import { readLobster } from './lobster-reader.ts';
 import { readMarketCsv } from './market-csv-reader.ts';
 import { ANY_SYMBOL } from './market-arrow.ts';
-import type { MarketRecord, SymbolUnits } from './market-records.ts';
+import { KIND_BOOK, type MarketBatch, type MarketRecord, type SymbolUnits } from './market-records.ts';
 import { binanceRecords, lobsterRecords, tardisRecords } from './normalize.ts';
 import { ReplayError, type RowErrors } from './replay-error.ts';
 import { sniffFile, type Sniffed, type SniffedFormat } from './sniff.ts';
@@ -44,6 +44,8 @@ export interface RecordSource {
   paths: string[];
   format: RecordFormat;
   records: ChunkedStream<MarketRecord>;
+  /** The same rows as columns, where the format has them (Arrow): a consumer of one source reads these. */
+  batches?: () => AsyncGenerator<MarketBatch>;
   /** Units of its symbols (`"*"`: any symbol, for tardis files read with given units). */
   instruments: Record<string, SymbolUnits>;
   errors: RowErrors | undefined;
@@ -104,8 +106,9 @@ async function openOne(s: Sniffed, options: RecordSourceOptions): Promise<Record
     case 'arrow': {
       const arrow = new ArrowReplaySource(path);
       const info = await arrow.info();
-      if (info.format === 'event-log') return source([path], 'event-log', arrow.records(), info.instruments, undefined, 2, 'book');
-      return quotesFromFirstChunk(source([path], 'market-records', arrow.records(), info.instruments, undefined, 2, 'auto'));
+      const batches = () => arrow.batches();
+      if (info.format === 'event-log') return { ...source([path], 'event-log', arrow.records(), info.instruments, undefined, 2, 'book'), batches };
+      return quotesFromFirstChunk({ ...source([path], 'market-records', arrow.records(), info.instruments, undefined, 2, 'auto'), batches });
     }
     case 'lobster-zip':
       return lobsterSource([path], options);
@@ -166,7 +169,7 @@ function source(paths: string[], format: RecordFormat, records: ChunkedStream<Ma
   return { name: paths.join(' '), paths, format, records, instruments, errors, priority, quotes };
 }
 
-/** An `auto` source's quotes are the book unless its first chunk has book rows (decided as it is read). */
+/** An `auto` source's quotes are the book unless its first chunk has book rows (decided as it is read, rows or columns). */
 function quotesFromFirstChunk(s: RecordSource): RecordSource {
   const inner = s.records;
   s.records = new ChunkedStream(async function* () {
@@ -179,6 +182,19 @@ function quotesFromFirstChunk(s: RecordSource): RecordSource {
       yield chunk;
     }
   });
+  const columns = s.batches;
+  if (columns !== undefined) {
+    s.batches = async function* () {
+      let first = true;
+      for await (const b of columns()) {
+        if (first && b.length > 0) {
+          first = false;
+          s.quotes = b.kind.subarray(0, b.length).includes(KIND_BOOK) ? 'ignore' : 'book';
+        }
+        yield b;
+      }
+    };
+  }
   return s;
 }
 

@@ -1,25 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { L2_BOOK, L2_TRADE, L2BatchBuilder, batchesOf, sideOfCode, type L2Batch } from '../../src/replay/l2/l2-batch.ts';
+import { L2BatchBuilder, batchesOf, eventsOf } from '../../src/replay/l2/l2-batch.ts';
 import type { L2Event } from '../../src/replay/l2/l2-event.ts';
-
-/** The events a batch holds, back as objects. */
-function eventsOf(b: L2Batch): L2Event[] {
-  const out: L2Event[] = [];
-  for (let i = 0; i < b.length; i++) {
-    const common = { tsNs: b.tsNs[i]!, feedDelayNs: b.feedDelayNs[i]!, market: b.market[i]! };
-    if (b.kind[i] === L2_BOOK) {
-      const updates = [];
-      for (let j = b.levelStart[i]!; j < b.levelEnd[i]!; j++) updates.push({ side: sideOfCode(b.levelSide[j]!)!, priceTicks: b.levelPrice[j]!, qtyLots: b.levelQty[j]! });
-      out.push({ kind: 'book', ...common, reset: b.reset[i] === 1, updates });
-    } else if (b.kind[i] === L2_TRADE) {
-      out.push({ kind: 'trade', ...common, priceTicks: b.priceTicks[i]!, qtyLots: b.qtyLots[i]!, takerSide: sideOfCode(b.side[i]!) });
-    } else {
-      out.push(b.tickers.get(i)!);
-    }
-  }
-  return out;
-}
 
 const side = fc.constantFrom('B' as const, 'S' as const);
 const common = { tsNs: fc.bigInt({ min: 0n, max: 2n ** 62n }), feedDelayNs: fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n }), market: fc.nat(3) };

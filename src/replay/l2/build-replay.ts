@@ -8,7 +8,7 @@ import { formatTimestampNs } from '../../core/time.ts';
 import { RecordedFeedDelay } from './feed-delay.ts';
 import type { L2Event } from './l2-event.ts';
 import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
-import { streamL2Chunks, type L2FileSpec } from './l2-sources.ts';
+import { streamL2Batches, type L2FileSpec } from './l2-sources.ts';
 import { sniffFile } from '../sniff.ts';
 import { scanMinFeedDelayNs, streamFeed } from './l2-stream.ts';
 import { queueModelOf } from './queue-model.ts';
@@ -60,7 +60,7 @@ async function indexTickers(files: readonly L2FileSpec[], read: { skipBadRows: b
   }
   const out: L2Event[] = [];
   if (candidates.length === 0) return out;
-  for await (const chunk of streamL2Chunks(candidates, read)) for (const e of chunk) if (e.kind === 'ticker' && e.indexPrice !== undefined) out.push(e);
+  for await (const b of streamL2Batches(candidates, { ...read, tickersOnly: true })) for (const e of b.tickers.values()) if (e.indexPrice !== undefined) out.push(e);
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { Side } from '../../core/types.ts';
+import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
 import type { L2Event, L2TickerEvent } from './l2-event.ts';
 
 /** `L2Batch.kind` codes. */
@@ -56,33 +57,56 @@ export class L2BatchBuilder {
   }
 
   add(e: L2Event): void {
+    if (e.kind === 'book') {
+      this.beginBook(e.market, e.tsNs, e.feedDelayNs, e.reset);
+      for (const u of e.updates) this.addLevel(sideCode(u.side), u.priceTicks, u.qtyLots);
+    } else if (e.kind === 'trade') {
+      this.addTrade(e.market, e.tsNs, e.feedDelayNs, sideCode(e.takerSide), e.priceTicks, e.qtyLots);
+    } else {
+      this.addTicker(e);
+    }
+  }
+
+  /** Starts a book row with no levels yet: `addLevel` appends to it until the next row starts. */
+  beginBook(market: number, tsNs: bigint, feedDelayNs: bigint, reset: boolean): void {
+    const i = this.row(L2_BOOK, market, tsNs, feedDelayNs);
+    this.b.reset[i] = reset ? 1 : 0;
+  }
+
+  /** One level of the book row begun last (`side` an `L2_SIDE_*` code). */
+  addLevel(side: number, priceTicks: number, qtyLots: number): void {
+    if (this.levels === this.levelCapacity) this.growLevels();
+    const b = this.b;
+    const at = this.levels++;
+    b.levelSide[at] = side;
+    b.levelPrice[at] = priceTicks;
+    b.levelQty[at] = qtyLots;
+    b.levelEnd[this.rows - 1] = this.levels;
+  }
+
+  addTrade(market: number, tsNs: bigint, feedDelayNs: bigint, takerSide: number, priceTicks: number, qtyLots: number): void {
+    const i = this.row(L2_TRADE, market, tsNs, feedDelayNs);
+    const b = this.b;
+    b.side[i] = takerSide;
+    b.priceTicks[i] = priceTicks;
+    b.qtyLots[i] = qtyLots;
+  }
+
+  addTicker(e: L2TickerEvent): void {
+    this.b.tickers.set(this.row(L2_TICKER, e.market, e.tsNs, e.feedDelayNs), e);
+  }
+
+  /** A new row with no levels (the columns are reused: never stale). */
+  private row(kind: number, market: number, tsNs: bigint, feedDelayNs: bigint): number {
     if (this.rows === this.rowCapacity) this.growRows();
-    if (e.kind === 'book') while (this.levels + e.updates.length > this.levelCapacity) this.growLevels();
     const b = this.b;
     const i = this.rows++;
-    b.kind[i] = e.kind === 'book' ? L2_BOOK : e.kind === 'trade' ? L2_TRADE : L2_TICKER;
-    b.market[i] = e.market;
-    b.tsNs[i] = e.tsNs;
-    b.feedDelayNs[i] = e.feedDelayNs;
-    if (e.kind === 'book') {
-      b.reset[i] = e.reset ? 1 : 0;
-      b.levelStart[i] = this.levels;
-      for (const u of e.updates) {
-        const at = this.levels++;
-        b.levelSide[at] = sideCode(u.side);
-        b.levelPrice[at] = u.priceTicks;
-        b.levelQty[at] = u.qtyLots;
-      }
-      b.levelEnd[i] = this.levels;
-    } else if (e.kind === 'trade') {
-      b.levelStart[i] = b.levelEnd[i] = this.levels; // no levels (the columns are reused: never stale)
-      b.side[i] = sideCode(e.takerSide);
-      b.priceTicks[i] = e.priceTicks;
-      b.qtyLots[i] = e.qtyLots;
-    } else {
-      b.levelStart[i] = b.levelEnd[i] = this.levels;
-      b.tickers.set(i, e);
-    }
+    b.kind[i] = kind;
+    b.market[i] = market;
+    b.tsNs[i] = tsNs;
+    b.feedDelayNs[i] = feedDelayNs;
+    b.levelStart[i] = b.levelEnd[i] = this.levels;
+    return i;
   }
 
   /** The rows added since the last `take` (arrays trimmed to them), and a fresh builder state. */
@@ -175,4 +199,23 @@ export function* batchesOf(events: readonly L2Event[], rows = 4096): Generator<L
     if (builder.length >= rows) yield builder.take();
   }
   if (builder.length > 0) yield builder.take();
+}
+
+/** The rows of a batch as events (for consumers of whole events: tests, a loaded recording). */
+export function eventsOf(b: L2Batch): L2Event[] {
+  const out: L2Event[] = new Array(b.length);
+  for (let i = 0; i < b.length; i++) {
+    const common = { tsNs: b.tsNs[i]!, feedDelayNs: b.feedDelayNs[i]!, market: b.market[i]! };
+    const kind = b.kind[i];
+    if (kind === L2_BOOK) {
+      const updates: ExternalLevelUpdate[] = [];
+      for (let j = b.levelStart[i]!; j < b.levelEnd[i]!; j++) updates.push({ side: sideOfCode(b.levelSide[j]!)!, priceTicks: b.levelPrice[j]!, qtyLots: b.levelQty[j]! });
+      out[i] = { kind: 'book', ...common, reset: b.reset[i] === 1, updates };
+    } else if (kind === L2_TRADE) {
+      out[i] = { kind: 'trade', ...common, priceTicks: b.priceTicks[i]!, qtyLots: b.qtyLots[i]!, takerSide: sideOfCode(b.side[i]!) };
+    } else {
+      out[i] = b.tickers.get(i)!;
+    }
+  }
+  return out;
 }

@@ -1,16 +1,14 @@
-import type { ExternalLevelUpdate } from '../../venue/external-liquidity.ts';
-import type { MarketRecord } from '../market-records.ts';
-import { mergeSources } from '../market-stream.ts';
+import { mergeSources, MIN_TIME_NS } from '../market-stream.ts';
 import { openRecordSources, type RecordSource } from '../open-records.ts';
-import { isL1Record, touchEvent } from '../l1/l1-records.ts';
 import { ReplayError } from '../replay-error.ts';
-import type { L2BookEvent, L2Event } from './l2-event.ts';
+import { eventsOf, type L2Batch } from './l2-batch.ts';
+import { L2ColumnBuilder, type SourceMarket } from './l2-columns.ts';
+import type { L2Event } from './l2-event.ts';
 
 /**
  * The L2 replay's events, read through the one road from recordings (`open-records.ts`,
  * `market-stream.ts`): every file opened by content, merged into one normalized record stream
- * at exchange time, and turned into venue terms here. (Branch `replay` replaces this adapter
- * with a consumer of the record stream itself.)
+ * at exchange time, and turned into the replay's column batches (`l2-columns.ts`).
  */
 
 /** Formats an L2 scenario may name; the files are read by content whatever it says. */
@@ -33,12 +31,13 @@ export interface L2FileSpec {
 
 /**
  * Every file's L2 events as one time-ordered stream (exchange time; at equal times tickers,
- * then trades, then book changes, then file order), in arrays as the merged record batches
- * are read. A replay streams it from a reader thread (`l2-stream.ts`).
+ * then trades, then book changes, then file order), in column batches as the merged records
+ * are read; a single source that has columns of its own (Arrow) is read as columns, with no
+ * object per row. A replay streams it from a reader thread (`l2-stream.ts`).
  */
-export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): AsyncGenerator<L2Event[]> {
+export async function* streamL2Batches(files: readonly L2FileSpec[], options: { skipBadRows?: boolean; tickersOnly?: boolean } = {}): AsyncGenerator<L2Batch> {
   const sources: RecordSource[] = [];
-  const markets: { market: number; symbol: string | undefined; l1: boolean }[] = [];
+  const markets: SourceMarket[] = [];
   for (const group of groupsOf(files)) {
     const f = group[0]!;
     const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
@@ -49,17 +48,27 @@ export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { s
       markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined, l1: f.l1 === true });
     }
   }
-  const builder = new L2EventBuilder(sources, markets);
-  for await (const batch of mergeSources(sources, 'exchange')) {
-    const out: L2Event[] = [];
-    builder.out = out;
-    for (let i = 0; i < batch.records.length; i++) builder.add(batch.records[i]!, batch.source[i]!, batch.timeNs[i]!);
-    yield out;
+  const builder = new L2ColumnBuilder(sources, markets, options.tickersOnly === true);
+  const columns = sources.length === 1 ? sources[0]!.batches : undefined;
+  if (columns !== undefined) {
+    let floorNs = MIN_TIME_NS;
+    for await (const b of columns()) {
+      floorNs = builder.batch(b, 0, floorNs);
+      yield* builder.ready.splice(0);
+    }
+  } else {
+    for await (const batch of mergeSources(sources, 'exchange')) {
+      for (let i = 0; i < batch.records.length; i++) builder.record(batch.records[i]!, batch.source[i]!, batch.timeNs[i]!);
+      yield* builder.ready.splice(0);
+    }
   }
-  const out: L2Event[] = [];
-  builder.out = out;
-  builder.close();
-  yield out;
+  builder.finish();
+  yield* builder.ready.splice(0);
+}
+
+/** `streamL2Batches` as event objects (tests, a recording loaded into memory, the index tickers). */
+export async function* streamL2Chunks(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): AsyncGenerator<L2Event[]> {
+  for await (const b of streamL2Batches(files, options)) yield eventsOf(b);
 }
 
 /** `streamL2Chunks` read into memory (several runs of one recording, tests). */
@@ -84,60 +93,4 @@ function checkUnits(s: RecordSource, f: L2FileSpec): void {
   const own = s.instruments[f.symbol ?? ''] ?? (Object.keys(s.instruments).length === 1 ? Object.values(s.instruments)[0] : undefined);
   if (own === undefined || (own.tickSize === f.tickSize && own.lotSize === f.lotSize)) return;
   throw new ReplayError(s.name, undefined, undefined, `its prices are in steps of ${own.tickSize} and sizes of ${own.lotSize}, the replay expects ${f.tickSize} / ${f.lotSize}`);
-}
-
-/**
- * Normalized records → L2 events: book rows of one message (same source, symbol, receive and
- * exchange time; a reset row starts a new one) become one book event; quotes restate a
- * one-level book where they are the source's book; trades and stats pass as trade and ticker
- * events. Feed delay is receive − exchange time as recorded.
- */
-class L2EventBuilder {
-  private open: { event: L2BookEvent; source: number; recvNs: bigint; exchNs: bigint; symbol: string } | undefined;
-
-  /** Where events go (the stream points it at each chunk's array). */
-  out: L2Event[] = [];
-
-  constructor(
-    private readonly sources: readonly RecordSource[],
-    private readonly markets: readonly { market: number; symbol: string | undefined; l1: boolean }[],
-  ) {}
-
-  add(r: MarketRecord, source: number, tsNs: bigint): void {
-    const m = this.markets[source]!;
-    if (m.symbol !== undefined && r.symbol !== m.symbol) return;
-    if (m.l1 && !isL1Record(r)) return;
-    const market = m.market;
-    const feedDelayNs = r.recvNs - r.exchNs;
-    if (r.kind === 'book') {
-      const o = this.open;
-      if (o !== undefined && !r.reset && o.source === source && o.recvNs === r.recvNs && o.exchNs === r.exchNs && o.symbol === r.symbol) {
-        if (r.side !== undefined) o.event.updates.push({ side: r.side, priceTicks: r.priceTicks, qtyLots: r.qtyLots });
-        return;
-      }
-      this.close();
-      const updates: ExternalLevelUpdate[] = r.side === undefined ? [] : [{ side: r.side, priceTicks: r.priceTicks, qtyLots: r.qtyLots }];
-      this.open = { event: { kind: 'book', tsNs, feedDelayNs, market, reset: r.reset, updates }, source, recvNs: r.recvNs, exchNs: r.exchNs, symbol: r.symbol };
-      return;
-    }
-    this.close();
-    if (r.kind === 'trade') {
-      this.out.push({ kind: 'trade', tsNs, feedDelayNs, market, priceTicks: r.priceTicks, qtyLots: r.qtyLots, takerSide: r.side });
-    } else if (r.kind === 'quote') {
-      if (m.l1) return void this.out.push(touchEvent(r, market, tsNs, feedDelayNs));
-      if (this.sources[source]!.quotes !== 'book') return;
-      const updates: ExternalLevelUpdate[] = [];
-      if (r.bidTicks !== undefined && r.bidQtyLots !== undefined) updates.push({ side: 'B', priceTicks: r.bidTicks, qtyLots: r.bidQtyLots });
-      if (r.askTicks !== undefined && r.askQtyLots !== undefined) updates.push({ side: 'S', priceTicks: r.askTicks, qtyLots: r.askQtyLots });
-      this.out.push({ kind: 'book', tsNs, feedDelayNs, market, reset: true, updates });
-    } else {
-      this.out.push({ kind: 'ticker', tsNs, feedDelayNs, market, markPrice: r.markPrice, indexPrice: r.indexPrice, fundingRate: r.fundingRate, fundingTsNs: r.fundingTsNs });
-    }
-  }
-
-  /** Hands on the book event being gathered, if any. */
-  close(): void {
-    if (this.open !== undefined) this.out.push(this.open.event);
-    this.open = undefined;
-  }
 }

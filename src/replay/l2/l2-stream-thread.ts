@@ -1,13 +1,13 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
-import { batchBuffers, L2BatchBuilder } from './l2-batch.ts';
-import { streamL2Chunks, type L2FileSpec } from './l2-sources.ts';
-import { addToSpan, emptySpan } from './l2-span.ts';
+import { batchBuffers } from './l2-batch.ts';
+import { streamL2Batches, type L2FileSpec } from './l2-sources.ts';
+import { addBatchToSpan, emptySpan } from './l2-span.ts';
 import { AHEAD, POSTED, TAKEN, type StreamRequest, type StreamMessage } from './l2-stream-protocol.ts';
 
 /**
  * The reader thread: decodes the files with the ordinary async readers and posts the events
- * in column batches (transferred, not copied), at most `AHEAD` batches ahead of what the replay
+ * in column batches (`streamL2Batches`; transferred, not copied), at most `AHEAD` batches ahead of what the replay
  * has taken, so memory stays flat however long the recording. In `min-delay` mode it only
  * scans for the most negative feed delay (the recorded delay's shift).
  */
@@ -23,37 +23,28 @@ function post(message: StreamMessage, transfer: ArrayBuffer[] = []): void {
 }
 
 async function events(files: readonly L2FileSpec[]): Promise<void> {
-  const builder = new L2BatchBuilder();
-  for await (const chunk of streamL2Chunks(files, { skipBadRows })) {
-    for (const e of chunk) builder.add(e);
-    if (builder.length >= 4096 || builder.levelCount >= 65_536) {
-      const batch = builder.take();
-      post({ kind: 'batch', batch }, batchBuffers(batch));
-      // Wait while the replay has not taken what is already posted (flat memory).
-      while (Atomics.load(ctl, POSTED) - Atomics.load(ctl, TAKEN) >= AHEAD) {
-        const taken = Atomics.load(ctl, TAKEN);
-        const r = waitAsync(ctl, TAKEN, taken);
-        if (r.async) await r.value;
-      }
-    }
-  }
-  if (builder.length > 0) {
-    const batch = builder.take();
+  for await (const batch of streamL2Batches(files, { skipBadRows })) {
     post({ kind: 'batch', batch }, batchBuffers(batch));
+    // Wait while the replay has not taken what is already posted (flat memory).
+    while (Atomics.load(ctl, POSTED) - Atomics.load(ctl, TAKEN) >= AHEAD) {
+      const taken = Atomics.load(ctl, TAKEN);
+      const r = waitAsync(ctl, TAKEN, taken);
+      if (r.async) await r.value;
+    }
   }
   post({ kind: 'end' });
 }
 
 async function minDelay(files: readonly L2FileSpec[]): Promise<void> {
   let min = 0n;
-  for await (const chunk of streamL2Chunks(files, { skipBadRows })) for (const e of chunk) if (e.feedDelayNs < min) min = e.feedDelayNs;
+  for await (const b of streamL2Batches(files, { skipBadRows })) for (let i = 0; i < b.length; i++) if (b.feedDelayNs[i]! < min) min = b.feedDelayNs[i]!;
   post({ kind: 'min-delay', ns: min });
 }
 
 /** The span pass of a recording named on the command line (its scenario's start, duration and index). */
 async function span(files: readonly L2FileSpec[]): Promise<void> {
   const out = emptySpan();
-  for await (const chunk of streamL2Chunks(files, { skipBadRows })) addToSpan(out, chunk);
+  for await (const b of streamL2Batches(files, { skipBadRows })) addBatchToSpan(out, b);
   post({ kind: 'span', span: out });
 }
 
