@@ -7,8 +7,14 @@ import type { Order } from './order.ts';
 import type { OrderFlow } from './order-flow.ts';
 import type { VenueState } from './venue-state.ts';
 
-/** Book ids of external orders start here: far above any `O-` counter, and positive (`L-` ids are negative). */
-const EXTERNAL_ID_BASE = 2 ** 50;
+/**
+ * Book ids of external orders start here: far above any `O-` counter (a run would have to
+ * place a billion orders to meet them), positive (`L-` ids are negative), and int32s for the
+ * first billion recorded level increases, which the book indexes in its fast table (ids
+ * beyond 2^31 go to a Map: a replay's level changes cost a quarter more). Was 2^50: the
+ * state hash of a replay (which covers order ids) changed with it, its fills and PnL did not.
+ */
+export const EXTERNAL_ID_BASE = 2 ** 30;
 
 /** One recorded level's change: the new absolute external quantity at a price (0 removes it). */
 export interface ExternalLevelUpdate {

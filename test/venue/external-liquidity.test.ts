@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MONEY_ONE } from '../../src/core/money.ts';
+import { EXTERNAL_ID_BASE } from '../../src/venue/external-liquidity.ts';
 import { EXTERNAL_OWNER } from '../../src/venue/external-owner.ts';
 import { makeVenue, money, place } from './fixtures.ts';
 
@@ -32,6 +33,28 @@ describe('external (replayed) liquidity in the venue book', () => {
     expect(t.venue.feesCollected).toBe(money('40.01'));
     expect(t.venue.external.displayedLots(t.btc, 'S', P(50_010))).toBe(0);
     expect(t.venue.external.displayedLots(t.btc, 'S', P(50_020))).toBe(4);
+  });
+
+  it('gives its orders int32 ids above any account order id, a new one each time a level grows (behind the account orders there)', () => {
+    const t = makeVenue();
+    const alice = t.user('alice');
+    const apply = (qtyLots: number) => t.venue.exclusive(() => t.venue.external.applyLevels(t.btc, [{ side: 'B', priceTicks: P(49_990), qtyLots }, { side: 'S', priceTicks: P(50_010), qtyLots }], false));
+    apply(3);
+    place(t.venue, alice, 'B', '49990', 2);
+    const ids: number[] = [];
+    for (const qty of [4, 5, 2, 6]) {
+      apply(qty);
+      const [bid] = t.btc.book.l3().bids;
+      const external = bid!.orders.filter((o) => o.orderId >= EXTERNAL_ID_BASE);
+      expect(external).toHaveLength(1);
+      // A level that grew queues its new order behind alice's; one that shrank keeps its place.
+      expect(bid!.orders.map((o) => o.qtyLots)).toEqual(qty === 2 ? [2, 2] : [2, qty]);
+      ids.push(external[0]!.orderId);
+    }
+    expect(ids.every((id) => Number.isInteger(id) && (id | 0) === id && id >= 2 ** 30)).toBe(true);
+    // Grew, grew, shrank (same order), grew.
+    expect(new Set(ids).size).toBe(3);
+    expect(ids[2]).toBe(ids[1]);
   });
 
   it('restates levels with the last value of a batch; a reset clears recorded levels and keeps account orders', () => {
