@@ -2,6 +2,7 @@ import { BookEvents, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
 import type { BookEvent, TradeEvent } from '../book/events.ts';
 import type { Side } from '../core/types.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
+import { ABSENT, LastRowOfKey, LevelKeyMap } from './level-keys.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFlow } from './order-flow.ts';
@@ -36,8 +37,6 @@ export interface LevelColumns {
 }
 
 const SIDE_BID = 1;
-/** No book id (a level without an external order). */
-const NO_ID = -1;
 
 /**
  * Recorded (replayed L2) liquidity inside the venue's own books.
@@ -59,13 +58,13 @@ const NO_ID = -1;
  */
 export class ExternalLiquidity {
   /** Book id of the external order at each (market, side, price); key = price for bids, −price for asks. */
-  private readonly levels = new Map<Market, Map<number, number>>();
+  private readonly levels = new Map<Market, LevelKeyMap>();
   private nextId = EXTERNAL_ID_BASE;
   private readonly events: BookEvent[] = [];
   /** The book's outcomes as records (no object per operation). */
   private readonly records = new BookEvents();
-  /** Scratch of `applyLevelColumns`: level key → its last row in the batch. */
-  private readonly lastRow = new Map<number, number>();
+  /** Scratch of `applyLevelColumns`: each level's last row in the batch. */
+  private readonly lastRow = new LastRowOfKey();
   /** Scratch of `applyLevelColumns`: rows, then the increases' rows, book ids and shown lots. */
   private rowScratch = new Int32Array(64);
   private idScratch = new Float64Array(64);
@@ -81,7 +80,7 @@ export class ExternalLiquidity {
   /** External lots displayed at (side, price) now (0 when none). */
   displayedLots(market: Market, side: Side, priceTicks: number): number {
     const id = this.levelsOf(market).get(keyOf(side, priceTicks));
-    return id === undefined ? 0 : market.book.openLots(id);
+    return id === ABSENT ? 0 : market.book.openLots(id);
   }
 
   /**
@@ -118,14 +117,14 @@ export class ExternalLiquidity {
       const i = rows[u]!;
       const key = c.side[i] === SIDE_BID ? c.priceTicks[i]! : -c.priceTicks[i]!;
       const id = levels.get(key);
-      const lots = id === undefined ? 0 : book.openLots(id);
+      const lots = id === ABSENT ? 0 : book.openLots(id);
       const qtyLots = c.qtyLots[i]!;
       if (qtyLots < lots) {
-        book.reduceInto(id!, lots - qtyLots, this.clearedRecords());
+        book.reduceInto(id, lots - qtyLots, this.clearedRecords());
         if (qtyLots === 0) levels.delete(key);
       } else if (qtyLots > lots) {
         rows[increases] = i;
-        ids[increases] = id ?? NO_ID;
+        ids[increases] = id;
         shown[increases++] = lots;
       }
     }
@@ -153,12 +152,7 @@ export class ExternalLiquidity {
       this.idScratch = new Float64Array(size);
       this.shownScratch = new Float64Array(size);
     }
-    const last = this.lastRow;
-    last.clear();
-    for (let i = c.from; i < c.to; i++) last.set(c.side[i] === SIDE_BID ? c.priceTicks[i]! : -c.priceTicks[i]!, i);
-    let u = 0;
-    for (const i of last.values()) this.rowScratch[u++] = i;
-    return u;
+    return this.lastRow.collect(c.side, c.priceTicks, c.from, c.to, this.rowScratch);
   }
 
   /**
@@ -178,25 +172,25 @@ export class ExternalLiquidity {
     this.flow.settleTrade(externalTrade(0, EXTERNAL_OWNER, takerSide, priceTicks, lots), undefined, market);
   }
 
-  private setLevel(market: Market, levels: Map<number, number>, side: Side, priceTicks: number, qtyLots: number): void {
+  private setLevel(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number): void {
     const key = keyOf(side, priceTicks);
     const id = levels.get(key);
-    const shown = id === undefined ? 0 : market.book.openLots(id);
+    const shown = id === ABSENT ? 0 : market.book.openLots(id);
     if (qtyLots < shown) {
-      market.book.reduceInto(id!, shown - qtyLots, this.clearedRecords());
+      market.book.reduceInto(id, shown - qtyLots, this.clearedRecords());
       if (qtyLots === 0) levels.delete(key);
       return;
     }
-    if (qtyLots > shown) this.raise(market, levels, side, priceTicks, qtyLots, id ?? NO_ID, shown);
+    if (qtyLots > shown) this.raise(market, levels, side, priceTicks, qtyLots, id, shown);
   }
 
   /**
-   * A level grows from `shown` lots (its order `id`, or NO_ID) to `qtyLots`: its order goes to
+   * A level grows from `shown` lots (its order `id`, or ABSENT) to `qtyLots`: its order goes to
    * the back of the level's queue with the new quantity (a new id), after removing the opposite
    * external levels it crosses; the part that crosses account orders trades with them (the
    * old order, on the other side of the book, takes no part in that).
    */
-  private raise(market: Market, levels: Map<number, number>, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
+  private raise(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
     const book = market.book;
     this.removeCrossedExternal(market, levels, side, priceTicks);
     const newId = this.nextId++;
@@ -210,7 +204,7 @@ export class ExternalLiquidity {
     }
     // The old order goes after the new one is queued behind it: the same queue as removing it
     // first, but a level that never empties midway is not freed and made again in the book.
-    if (id !== NO_ID && shown > 0) book.cancelInto(id, this.clearedRecords());
+    if (id !== ABSENT && shown > 0) book.cancelInto(id, this.clearedRecords());
     const key = keyOf(side, priceTicks);
     if (rested) levels.set(key, newId);
     else levels.delete(key);
@@ -220,12 +214,12 @@ export class ExternalLiquidity {
    * Removes opposite external levels this price would cross: the recording has moved past them
    * (its later rows would remove them), and recorded liquidity never trades with itself.
    */
-  private removeCrossedExternal(market: Market, levels: Map<number, number>, side: Side, priceTicks: number): void {
+  private removeCrossedExternal(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number): void {
     const best = side === 'B' ? market.book.bestAskTicks() : market.book.bestBidTicks();
     if (best === undefined || (side === 'B' ? best > priceTicks : best < priceTicks)) return;
     const remove = (key: number): void => {
       const id = levels.get(key);
-      if (id === undefined) return;
+      if (id === ABSENT) return;
       if (market.book.has(id)) market.book.cancelInto(id, this.clearedRecords());
       levels.delete(key);
       this.removed++;
@@ -236,16 +230,16 @@ export class ExternalLiquidity {
       for (let i = 0; i < width; i++) remove(side === 'B' ? -(best + i) : best - i);
       return;
     }
-    for (const key of [...levels.keys()]) {
+    for (const key of levels.keyList()) {
       if ((key > 0) === (side === 'B')) continue;
       const p = Math.abs(key);
       if (side === 'B' ? p <= priceTicks : p >= priceTicks) remove(key);
     }
   }
 
-  private levelsOf(market: Market): Map<number, number> {
+  private levelsOf(market: Market): LevelKeyMap {
     let levels = this.levels.get(market);
-    if (levels === undefined) this.levels.set(market, (levels = new Map()));
+    if (levels === undefined) this.levels.set(market, (levels = new LevelKeyMap()));
     return levels;
   }
 
