@@ -48,7 +48,7 @@ describe.skipIf(binance.missing)(`${binance.title}: streamed from its files on a
     const events = await btcEvents();
     expect(scanMinFeedDelayNs(files())).toBe(minFeedDelayNs(events));
     const span = scanSpan(files());
-    expect(span).toMatchObject({ firstNs: events[0]!.tsNs, lastNs: events[events.length - 1]!.tsNs, events: events.length });
+    expect(span).toMatchObject({ firstNs: events[0]!.tsNs, lastNs: events[events.length - 1]!.tsNs, events: events.length, minFeedDelayNs: minFeedDelayNs(events) });
   });
 
   it('ends the same state as the replay of events in memory (same state hash)', async () => {

@@ -12,10 +12,12 @@ export interface RecordingSpan {
   events: number;
   firstPriceTicks: (number | undefined)[];
   firstMark: (string | undefined)[];
+  /** The most negative feed delay (0 when none is): the recorded delay's shift, `feed-delay.ts`. */
+  minFeedDelayNs: bigint;
 }
 
 export function emptySpan(): RecordingSpan {
-  return { firstNs: 0n, lastNs: 0n, events: 0, firstPriceTicks: [], firstMark: [] };
+  return { firstNs: 0n, lastNs: 0n, events: 0, firstPriceTicks: [], firstMark: [], minFeedDelayNs: 0n };
 }
 
 /** Adds events (in replay order) to a span. */
@@ -23,6 +25,7 @@ export function addToSpan(span: RecordingSpan, events: Iterable<L2Event>): Recor
   for (const e of events) {
     if (span.events++ === 0) span.firstNs = e.tsNs;
     span.lastNs = e.tsNs;
+    if (e.feedDelayNs < span.minFeedDelayNs) span.minFeedDelayNs = e.feedDelayNs;
     if (span.firstPriceTicks[e.market] !== undefined) continue;
     if (e.kind === 'trade') span.firstPriceTicks[e.market] = e.priceTicks;
     else if (e.kind === 'book' && e.updates.length > 0) span.firstPriceTicks[e.market] = e.updates[0]!.priceTicks;
@@ -37,6 +40,7 @@ export function addBatchToSpan(span: RecordingSpan, b: L2Batch): RecordingSpan {
   if (span.events === 0) span.firstNs = b.tsNs[0]!;
   span.events += b.length;
   span.lastNs = b.tsNs[b.length - 1]!;
+  for (let i = 0; i < b.length; i++) if (b.feedDelayNs[i]! < span.minFeedDelayNs) span.minFeedDelayNs = b.feedDelayNs[i]!;
   for (let i = 0; i < b.length; i++) {
     const market = b.market[i]!;
     if (span.firstPriceTicks[market] !== undefined) continue;

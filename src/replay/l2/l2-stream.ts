@@ -91,20 +91,31 @@ export function streamFeed(files: readonly L2FileSpec[], options: { skipBadRows?
   };
 }
 
-/** A recording's span (first and last time, first prices), read through on a reader thread. */
+/**
+ * Feed-delay shifts found by span passes in this process, by files and options: the run that
+ * follows a span pass (`perpsim backtest --replay`) needs the shift as soon as a strategy
+ * listens, and reading a raw capture through again for it cost as much as the span pass.
+ */
+const shiftsFound = new Map<string, bigint>();
+const shiftKey = (files: readonly L2FileSpec[], skipBadRows: boolean): string => JSON.stringify([files, skipBadRows]);
+
+/** A recording's span (first and last time, first prices, feed-delay shift), read through on a reader thread. */
 export function scanSpan(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): RecordingSpan {
   const thread = new ReaderThread(files, options.skipBadRows ?? false, 'span');
   try {
     const message = thread.take();
     if (message?.kind !== 'span') throw new Error('the reader thread ended without the span');
+    shiftsFound.set(shiftKey(files, options.skipBadRows ?? false), message.span.minFeedDelayNs);
     return message.span;
   } finally {
     thread.close();
   }
 }
 
-/** The most negative feed delay of the files (0 when none is), read through on a reader thread while the caller waits. */
+/** The most negative feed delay of the files (0 when none is), read through on a reader thread while the caller waits (or known from a span pass). */
 export function scanMinFeedDelayNs(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): bigint {
+  const known = shiftsFound.get(shiftKey(files, options.skipBadRows ?? false));
+  if (known !== undefined) return known;
   const thread = new ReaderThread(files, options.skipBadRows ?? false, 'min-delay');
   try {
     const message = thread.take();
