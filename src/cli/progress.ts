@@ -34,7 +34,11 @@ export class Progress {
     this.lastPlainMs = this.startedMs;
   }
 
-  /** Reports that the run reached sim time `tNs`, having applied `records` recorded records (a replay). */
+  /**
+   * Reports that the run reached sim time `tNs`, having applied `records` recorded events (a
+   * replay: a depth update, a trade or a ticker is one event; a depth update holds many of
+   * `perpsim convert`'s normalized records, so the line says events, not records).
+   */
   update(tNs: bigint, records?: number): void {
     const now = this.nowMs();
     const tty = this.out.isTTY === true;
@@ -70,7 +74,7 @@ export class Progress {
     const base = `${this.label} ${formatTimestampNs(tNs).replace(/\.0+Z$/, 'Z')} ${(fraction * 100).toFixed(1).padStart(5)}% ETA ${eta}`;
     if (records === undefined) return base;
     const rate = elapsedMs > 0 ? Math.round((records * 1000) / elapsedMs) : 0;
-    return `${base}, ${records} records (${rate} records/s)`;
+    return `${base}, ${records} events (${rate} events/s)`;
   }
 }
 

@@ -45,7 +45,7 @@ describe('run progress', () => {
     const p = new Progress(stream, START, START + 4n * H, 'perpsim run replay', 10_000, () => now);
     now = 10_000;
     p.update(START + H, 2_500_000);
-    expect(writes).toEqual(['perpsim run replay 2026-01-01T01:00:00Z  25.0% ETA 30s, 2500000 records (250000 records/s)\n']);
+    expect(writes).toEqual(['perpsim run replay 2026-01-01T01:00:00Z  25.0% ETA 30s, 2500000 events (250000 events/s)\n']);
   });
 
   it('formats an ETA in seconds, minutes or hours', () => {

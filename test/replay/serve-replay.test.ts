@@ -38,8 +38,8 @@ describe.skipIf(binance.missing)('perpsim serve --replay over real sockets', () 
         const tick = new TickSize('0.0001'); // the instrument quotes per 0.001 BTC lot: 0.1 × 0.001
         expect(books[0]!.b.map((l) => l.p)).toEqual([tick.toPrice(bid)]);
         expect(books[0]!.a.map((l) => l.p)).toEqual([tick.toPrice(ask)]);
-        // Progress: sim time, %, records and their rate; on the stream given (stderr), never stdout.
-        await vi.waitFor(() => expect(lines.some((l) => /^perpsim serve: replay 2024-08-0\dT[\d:.]+Z +[\d.]+% ETA \S+, [1-9]\d* records \(\d+ records\/s\)\n$/.test(l))).toBe(true));
+        // Progress: sim time, %, recorded events and their rate; on the stream given (stderr), never stdout.
+        await vi.waitFor(() => expect(lines.some((l) => /^perpsim serve: replay 2024-08-0\dT[\d:.]+Z +[\d.]+% ETA \S+, [1-9]\d* events \(\d+ events\/s\)\n$/.test(l))).toBe(true));
       } finally {
         await trader.close();
       }

@@ -18,7 +18,7 @@ export function register(program: PerpsimCommand): void {
     .option('--cash <c>', "starting cash of the strategy's account (default: 1000000)", textOption('cash'))
     .option('--sample-interval <d>', 'equity sampling interval on the sim clock, such as 1s or 1m (default: the finest of 1s … 1h giving at most 2000 samples)', durationOption('sample-interval'))
     .option('--out <dir>', 'output directory (default: out/backtest-<strategy>-<scenario>-<seed>)', textOption('out'))
-    .option('--quiet', 'no progress lines on stderr (default: progress every 10 s of wall time, with records and records/s on a replay)');
+    .option('--quiet', 'no progress lines on stderr (default: progress every 10 s of wall time, with recorded events and events/s on a replay)');
   addLatencyOptions(addReplayOptions(cmd)).action(async (strategyFile: string, opts: ScenarioOptions & ReplayOptionValues & LatencyOptionValues & { quiet?: boolean; params?: string; cash?: string; out?: string; sampleInterval?: bigint }) => {
     const { backtestCommand } = await import('../backtest-command.ts');
     const request: BacktestRequest = { strategyFile, scenario: opts.scenario ?? DEFAULT_SCENARIO };

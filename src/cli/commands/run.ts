@@ -12,7 +12,7 @@ export function register(program: PerpsimCommand): void {
     );
   addScenarioOptions(cmd);
   cmd.option('--out <dir>', 'output directory (default: out/run-<scenario>-<seed>)', textOption('out'));
-  cmd.option('--quiet', 'no progress lines on stderr (default: progress every 10 s of wall time, with records and records/s on a replay)');
+  cmd.option('--quiet', 'no progress lines on stderr (default: progress every 10 s of wall time, with recorded events and events/s on a replay)');
   addReplayOptions(cmd).action(async (opts: ScenarioOptions & ReplayOptionValues & { out?: string; quiet?: boolean }) => {
     const { runCommand } = await import('../run-command.ts');
     const request: RunRequest = { scenario: opts.scenario ?? DEFAULT_SCENARIO };

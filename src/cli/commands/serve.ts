@@ -60,7 +60,7 @@ export function addServeOptions<C extends PerpsimCommand>(cmd: C): C {
     .option('--data-dir <dir>', 'journal every accepted command in DIR; restart on the same DIR restores the exact state (default: no journal)', textOption('data-dir'))
     .option('--snapshot-entries <n>', 'with --data-dir: write a snapshot every N journal entries, 0 = never (default: 100000; scenarios without agents only)', integerOption('snapshot-entries'))
     .option('--snapshot-seconds <s>', 'with --data-dir: write a snapshot every S seconds of wall time when something was journaled, 0 = never (default: 300)', integerOption('snapshot-seconds'))
-    .option('--quiet', 'no replay progress lines on stderr (default: with --replay, a line every 10 s of wall time: sim time, records, records/s)');
+    .option('--quiet', 'no replay progress lines on stderr (default: with --replay, a line every 10 s of wall time: sim time, recorded events, events/s)');
   return addReplayOptions(cmd);
 }
 
