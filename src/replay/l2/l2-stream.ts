@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
@@ -28,7 +28,11 @@ function workerEntry(): URL {
 }
 
 function bundledThread(): URL | undefined {
-  const thread = fileURLToPath(new URL('./l2-stream-thread.ts', import.meta.url));
+  // This module's own extension: `.ts` in a checkout; in the built package (`.js`) the thread is
+  // JavaScript already and the worker entry runs it as it is.
+  const ownExtension = extname(fileURLToPath(import.meta.url));
+  if (ownExtension !== '.ts') return undefined;
+  const thread = fileURLToPath(new URL(`./l2-stream-thread${ownExtension}`, import.meta.url));
   if (!existsSync(thread)) return undefined;
   try {
     const require = createRequire(import.meta.url);
