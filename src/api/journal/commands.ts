@@ -81,24 +81,25 @@ export class Commands {
    * {@link VenueEntry}, in its order) and the venue called directly, with no entry object.
    */
   place(account: Account, req: OrderRequest): Order {
-    const journal = this.journal;
-    if (journal === undefined) return this.exchange.venue.placeOrder(account, req);
-    journal.addLine(placeLine(account.username, req, this.timeText()));
-    try {
-      return this.exchange.venue.placeOrder(account, req);
-    } catch (e) {
-      journal.retractLast(); // not acknowledged, so not kept
-      throw e;
-    }
+    return this.journaledPlace(account, req, this.placeForView);
   }
 
   /** {@link place} for callers that answer with the order id alone (REST and websocket order entry): no order view is made. */
   placeId(account: Account, req: OrderRequest): string {
+    return this.journaledPlace(account, req, this.placeForId);
+  }
+
+  // The venue calls behind place / placeId, made once (no closure per order on the hot path).
+  private readonly placeForView = (account: Account, req: OrderRequest): Order => this.exchange.venue.placeOrder(account, req);
+  private readonly placeForId = (account: Account, req: OrderRequest): string => this.exchange.venue.placeOrderId(account, req);
+
+  /** The place's journal line, then `submit`; the line is taken back if the venue refuses the command. */
+  private journaledPlace<T>(account: Account, req: OrderRequest, submit: (account: Account, req: OrderRequest) => T): T {
     const journal = this.journal;
-    if (journal === undefined) return this.exchange.venue.placeOrderId(account, req);
+    if (journal === undefined) return submit(account, req);
     journal.addLine(placeLine(account.username, req, this.timeText()));
     try {
-      return this.exchange.venue.placeOrderId(account, req);
+      return submit(account, req);
     } catch (e) {
       journal.retractLast(); // not acknowledged, so not kept
       throw e;
