@@ -2,11 +2,11 @@ import { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import { ChunkedStream } from './chunked-stream.ts';
-import { readCsvBatches, recordFields } from './csv-records.ts';
-import { FieldReader } from './fields.ts';
+import type { FieldReader } from './fields.ts';
+import { decodeHeaderCsv } from './header-csv.ts';
 import type { BookRecord, MarketRecord, SymbolUnits } from './market-records.ts';
 import { mergeByTime } from './merge.ts';
-import { ReplayError, RowErrors } from './replay-error.ts';
+import { RowErrors } from './replay-error.ts';
 
 /**
  * Binance's public data dumps (data.binance.vision) of USD-M futures, as normalized records:
@@ -36,35 +36,18 @@ export function readBinanceBookTicker(source: ByteSource, symbol: string, option
   const errors = new RowErrors(options.skipBadRows ?? false);
   const tick = new TickSize(options.tickSize);
   const lot = new TickSize(options.lotSize);
-  const stream = new ChunkedStream<MarketRecord>(async function* () {
-    let reader: FieldReader | undefined;
-    for await (const batch of readCsvBatches(source)) {
-      const out: MarketRecord[] = [];
-      for (let r = 0; r < batch.count; r++) {
-        if (reader === undefined) {
-          reader = new FieldReader(source.name, recordFields(batch, r));
-          continue;
-        }
-        try {
-          reader.at(batch, r, 7);
-          out.push({
-            kind: 'quote',
-            exchNs: BigInt(reader.integer(5, 'transaction_time')) * MS,
-            recvNs: BigInt(reader.integer(6, 'event_time')) * MS,
-            symbol,
-            bidTicks: reader.steps(1, tick, 'price'),
-            bidQtyLots: reader.steps(2, lot, 'quantity'),
-            askTicks: reader.steps(3, tick, 'price'),
-            askQtyLots: reader.steps(4, lot, 'quantity'),
-          });
-        } catch (e) {
-          if (!(e instanceof ReplayError)) throw e;
-          errors.handle(e);
-        }
-      }
-      yield out;
-    }
-  });
+  const stream = new ChunkedStream<MarketRecord>(() =>
+    decodeHeaderCsv(source, 7, errors, (row): MarketRecord => ({
+      kind: 'quote',
+      exchNs: BigInt(row.integer(5, 'transaction_time')) * MS,
+      recvNs: BigInt(row.integer(6, 'event_time')) * MS,
+      symbol,
+      bidTicks: row.steps(1, tick, 'price'),
+      bidQtyLots: row.steps(2, lot, 'quantity'),
+      askTicks: row.steps(3, tick, 'price'),
+      askQtyLots: row.steps(4, lot, 'quantity'),
+    })),
+  );
   return Object.assign(stream, { errors });
 }
 
@@ -106,44 +89,36 @@ export function readBinanceDepth(sources: readonly ByteSource[], options: DumpRe
 }
 
 async function* depthMessages(source: ByteSource, units: { tick: TickSize; lot: TickSize }, errors: RowErrors): AsyncGenerator<DepthMessage> {
-  let reader: FieldReader | undefined;
   let open: DepthMessage | undefined;
-  for await (const batch of readCsvBatches(source)) {
-    for (let r = 0; r < batch.count; r++) {
-      if (reader === undefined) {
-        reader = new FieldReader(source.name, recordFields(batch, r));
-        continue;
-      }
-      let row;
-      try {
-        reader.at(batch, r, 9);
-        const snapshot = reader.is(5, 'snap');
-        if (!snapshot && !reader.is(5, 'set')) throw reader.error(5, `update_type ${JSON.stringify(reader.field(5))} is neither snap nor set`);
-        const side: Side = reader.is(4, 'b') ? 'B' : reader.is(4, 'a') ? 'S' : badSide(reader);
-        row = {
-          symbol: reader.field(0),
-          tsNs: BigInt(reader.integer(1, 'timestamp')) * MS,
-          firstUpdateId: reader.integer(2, 'first_update_id'),
-          lastUpdateId: reader.integer(3, 'last_update_id'),
-          snapshot,
-          level: { side, priceTicks: reader.steps(6, units.tick, 'price'), qtyLots: reader.steps(7, units.lot, 'quantity') },
-          previousUpdateId: reader.integer(8, 'pu'),
-        };
-      } catch (e) {
-        if (!(e instanceof ReplayError)) throw e;
-        errors.handle(e);
-        continue;
-      }
+  for await (const rows of decodeHeaderCsv(source, 9, errors, (row) => depthRow(row, units))) {
+    for (const row of rows) {
       if (open !== undefined && open.lastUpdateId === row.lastUpdateId && open.snapshot === row.snapshot && open.symbol === row.symbol) {
         open.levels.push(row.level);
         continue;
       }
       if (open !== undefined) yield open;
       const { level, ...head } = row;
-      open = { ...head, levels: [level], line: reader.line };
+      open = { ...head, levels: [level] };
     }
   }
   if (open !== undefined) yield open;
+}
+
+/** One row of a depth dump: its message's fields, its level and its line. */
+function depthRow(reader: FieldReader, units: { tick: TickSize; lot: TickSize }) {
+  const snapshot = reader.is(5, 'snap');
+  if (!snapshot && !reader.is(5, 'set')) throw reader.error(5, `update_type ${JSON.stringify(reader.field(5))} is neither snap nor set`);
+  const side: Side = reader.is(4, 'b') ? 'B' : reader.is(4, 'a') ? 'S' : badSide(reader);
+  return {
+    symbol: reader.field(0),
+    tsNs: BigInt(reader.integer(1, 'timestamp')) * MS,
+    firstUpdateId: reader.integer(2, 'first_update_id'),
+    lastUpdateId: reader.integer(3, 'last_update_id'),
+    snapshot,
+    level: { side, priceTicks: reader.steps(6, units.tick, 'price'), qtyLots: reader.steps(7, units.lot, 'quantity') },
+    previousUpdateId: reader.integer(8, 'pu'),
+    line: reader.line,
+  };
 }
 
 function badSide(reader: FieldReader): never {

@@ -3,8 +3,8 @@ import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import type { CountedStream } from './binance-dump-csv.ts';
 import { ChunkedStream } from './chunked-stream.ts';
-import { readCsvBatches, recordFields } from './csv-records.ts';
-import { FieldReader } from './fields.ts';
+import type { FieldReader } from './fields.ts';
+import { decodeHeaderCsv } from './header-csv.ts';
 import { STATS_INT, STATS_TEXT } from './market-arrow-columns.ts';
 import { MARKET_CSV_HEADER } from './market-csv.ts';
 import type { MarketRecord, StatsFields, SymbolUnits } from './market-records.ts';
@@ -28,28 +28,10 @@ export function readMarketCsv(source: ByteSource, unitsOf: (symbol: string) => S
     }
     return s;
   };
-  const stream = new ChunkedStream<MarketRecord>(async function* () {
-    let reader: FieldReader | undefined;
-    for await (const batch of readCsvBatches(source)) {
-      const out: MarketRecord[] = [];
-      for (let r = 0; r < batch.count; r++) {
-        if (reader === undefined) {
-          const header = recordFields(batch, r);
-          if (header.join(',') !== MARKET_CSV_HEADER.join(',')) throw new ReplayError(source.name, 1, undefined, 'not a perpsim market-records CSV header');
-          reader = new FieldReader(source.name, header);
-          continue;
-        }
-        try {
-          reader.at(batch, r, MARKET_CSV_HEADER.length);
-          out.push(decodeRow(reader, stepsOf));
-        } catch (e) {
-          if (!(e instanceof ReplayError)) throw e;
-          errors.handle(e);
-        }
-      }
-      yield out;
-    }
-  });
+  const checkHeader = (header: string[]): void => {
+    if (header.join(',') !== MARKET_CSV_HEADER.join(',')) throw new ReplayError(source.name, 1, undefined, 'not a perpsim market-records CSV header');
+  };
+  const stream = new ChunkedStream<MarketRecord>(() => decodeHeaderCsv(source, MARKET_CSV_HEADER.length, errors, (row) => decodeRow(row, stepsOf), checkHeader));
   return Object.assign(stream, { errors });
 }
 
