@@ -90,21 +90,12 @@ export class Position {
     let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const i = this.head;
-      const lotSize = this.lotSizes[i]! - this.headUsedLots;
-      const lotPrice = this.lotPrices[i]!;
-      const closed = Math.min(lotSize, remaining);
+      const lotPrice = this.lotPrices[this.head]!;
+      const closed = this.closeHead(direction, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
       this.openCostN -= lotPrice * closed;
-      this.netLots += direction * closed;
       remaining -= closed;
-      if (closed === lotSize) {
-        this.head++;
-        this.headUsedLots = 0;
-      } else {
-        this.headUsedLots += closed;
-      }
     }
     this.afterClosing(direction, priceTicks, remaining);
     if (remaining > 0) this.openCostN += priceTicks * remaining;
@@ -125,26 +116,35 @@ export class Position {
     let remaining = qtyLots;
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const i = this.head;
-      const lotSize = this.lotSizes[i]! - this.headUsedLots;
-      const lotPrice = this.lotPrices[i]!;
-      const closed = Math.min(lotSize, remaining);
+      const lotPrice = this.lotPrices[this.head]!;
+      const closed = this.closeHead(direction, remaining);
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
       big.openCost -= tickLots(lotPrice, closed);
-      this.netLots += direction * closed;
       remaining -= closed;
-      if (closed === lotSize) {
-        this.head++;
-        this.headUsedLots = 0;
-      } else {
-        this.headUsedLots += closed;
-      }
     }
     this.afterClosing(direction, priceTicks, remaining);
     if (remaining > 0) big.openCost += tickLots(priceTicks, remaining);
     big.realized += realized;
     return realized;
+  }
+
+  /**
+   * Closes up to `lots` of the oldest open lot (whose price is `lotPrices[head]`) against a fill
+   * in `direction`; the caller checked that the position is open the other way. Returns the lots
+   * closed. The FIFO bookkeeping both money paths (numbers and bigint) share.
+   */
+  private closeHead(direction: number, lots: number): number {
+    const lotSize = this.lotSizes[this.head]! - this.headUsedLots;
+    const closed = Math.min(lotSize, lots);
+    this.netLots += direction * closed;
+    if (closed === lotSize) {
+      this.head++;
+      this.headUsedLots = 0;
+    } else {
+      this.headUsedLots += closed;
+    }
+    return closed;
   }
 
   /** After the FIFO closing loop: compacts, opens what is left, clears when flat. */
