@@ -159,6 +159,11 @@ export function place(rid: number, d: 'B' | 'S', q: number, p: string, extra: Ms
   return { rid, t: 'p', s: 'BTCUSD-PERP', d, q, p, tif: 'GTC', po: false, ...extra };
 }
 
+/** Rests a GTC order for `user` straight on the venue (as a REST handler or a sim agent would). */
+export function rest(exchange: Exchange, user: string, side: 'B' | 'S', quantity: number, price: string, symbol = 'BTCUSD-PERP') {
+  return exchange.venue.placeOrder(exchange.venue.account(user)!, { symbol, side, quantity, price, timeInForce: 'GTC', postOnly: false });
+}
+
 /** Sorted keys of an object (for exact key-set checks). */
 export function keys(value: Msg | undefined): string[] {
   return Object.keys(value ?? {}).sort();

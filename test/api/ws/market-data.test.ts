@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../src/api/exchange.ts';
-import { keys, place, startFixture, START_SEC, type Fixture, type Msg, type TestSocket } from './helpers.ts';
+import { keys, place, rest, startFixture, START_SEC, type Fixture, type Msg, type TestSocket } from './helpers.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -12,12 +11,6 @@ afterEach(async () => {
 
 const BTC = 'BTCUSD-PERP';
 const NO_STATS = { t: 's', ts: START_SEC, tn: 0, s: BTC, p: '0', q: 0, o: '0', l: '0', h: '0', v: 0 };
-
-/** Places an order for `user` straight on the venue (as a REST handler or a sim agent would). */
-function rest(exchange: Exchange, user: string, side: 'B' | 'S', quantity: number, price: string, symbol = BTC) {
-  const account = exchange.venue.account(user)!;
-  return exchange.venue.placeOrder(account, { symbol, side, quantity, price, timeInForce: 'GTC', postOnly: false });
-}
 
 async function subscribed(level: string, symbol = BTC): Promise<TestSocket> {
   const ws = await fx.mdSocket();

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Exchange } from '../../../src/api/exchange.ts';
 import { MAX_DEPTH } from '../../../src/api/ws/market-data.ts';
 import { bookUpdate } from '../../../src/venue/wire-forms.ts';
-import { startFixture, type Fixture, type Msg, type TestSocket } from './helpers.ts';
+import { rest, startFixture, type Fixture, type Msg, type TestSocket } from './helpers.ts';
 
 /**
  * `depth` on market-data subscribe (an extension), over real sockets: with it a book update has
@@ -20,10 +19,6 @@ afterEach(async () => {
 });
 
 const BTC = 'BTCUSD-PERP';
-
-function rest(exchange: Exchange, user: string, side: 'B' | 'S', quantity: number, price: string) {
-  return exchange.venue.placeOrder(exchange.venue.account(user)!, { symbol: BTC, side, quantity, price, timeInForce: 'GTC', postOnly: false });
-}
 
 /** A subscribed socket (stats and snapshot taken), and the snapshot's raw text. */
 async function subscribe(level: string, depth?: unknown): Promise<{ ws: TestSocket; snapshot: string }> {
