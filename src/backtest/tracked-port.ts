@@ -1,4 +1,4 @@
-import type { ExchangePort } from '../strategy/exchange-port.ts';
+import type { ExchangePort, SubscribeOptions } from '../strategy/exchange-port.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 
@@ -64,8 +64,8 @@ export class TrackedPort implements ExchangePort {
     return this.track(this.inner.candles(symbol, interval, startNs, endNs));
   }
 
-  subscribe(symbol: string, level: MarketDataLevel) {
-    return this.track(this.inner.subscribe(symbol, level));
+  subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions) {
+    return this.track(this.inner.subscribe(symbol, level, options));
   }
 
   unsubscribe(symbol: string) {

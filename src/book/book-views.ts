@@ -28,12 +28,13 @@ export function sideL2(levels: LevelSlots, side: SideLevels, depth: number): Lev
   return view;
 }
 
-/** Every level of a side, best first, into columns; returns the count. */
+/** A side's levels, best first, into columns (as many as they hold); returns the count. */
 export function sideL2Into(levels: LevelSlots, side: SideLevels, priceTicks: Float64Array, qtyLots: Float64Array): number {
-  const n = side.length;
+  const n = Math.min(side.length, priceTicks.length, qtyLots.length);
   const { price, total } = levels;
   const sideLevels = side.levels;
-  for (let i = 0, at = n - 1; i < n; i++, at--) {
+  // The side keeps its best level last.
+  for (let i = 0, at = side.length - 1; i < n; i++, at--) {
     const level = sideLevels[at]!;
     priceTicks[i] = price[level]!;
     qtyLots[i] = total[level]!;

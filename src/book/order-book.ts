@@ -198,7 +198,8 @@ export class OrderBook {
 
   /**
    * A side's levels, best first, written into columns (no object per level; for capturing a
-   * deep book on every change). Returns the level count; the columns must hold `depthOf(side)`.
+   * deep book on every change): as many as the columns hold, at most `depthOf(side)` (shorter
+   * columns take the best levels only). Returns the count written.
    */
   l2Into(side: Side, priceTicks: Float64Array, qtyLots: Float64Array): number {
     return sideL2Into(this.levels, side === 'B' ? this.bids : this.asks, priceTicks, qtyLots);

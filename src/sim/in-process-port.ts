@@ -4,8 +4,8 @@ import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
-import type { ExchangePort } from '../strategy/exchange-port.ts';
-import type { BookUpdate, MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { ExchangePort, SubscribeOptions } from '../strategy/exchange-port.ts';
+import { depthProblem, type BookUpdate, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import { newOrderProblem } from './new-order-check.ts';
 import { CommandFailedError } from '../venue/command-log.ts';
@@ -47,7 +47,8 @@ export class InProcessPort implements ExchangePort, PortSink {
   private readonly mdLatency: LatencyModel;
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
-  private readonly subscriptions = new Map<Market, MarketDataLevel>();
+  /** Level and depth (Infinity: every level) per subscribed market. */
+  private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
   /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
   private readonly lastL1 = new Map<Market, [number, number, number, number]>();
   /** Levels last sent per LEVEL_2 subscription (bids, asks), to skip repeats. */
@@ -130,15 +131,18 @@ export class InProcessPort implements ExchangePort, PortSink {
     return this.call(() => this.venue.candles(symbol, interval, startNs, endNs).candles);
   }
 
-  subscribe(symbol: string, level: MarketDataLevel): Promise<void> {
+  subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): Promise<void> {
     return this.call(() => {
       const market = this.marketOf(symbol);
-      this.subscriptions.set(market, level);
+      const problem = depthProblem(options?.depth);
+      if (problem !== undefined) throw new PortError(`invalid subscribe: ${problem}`);
+      const depth = options?.depth ?? Infinity;
+      this.subscriptions.set(market, { level, depth });
       this.hub.watch(market, this);
       // As on the websocket: stats, then the current book, right after the subscription.
       const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
       this.lastL2.delete(market); // the book is always sent on subscribing
-      const book = level === 'LEVEL_2' ? this.level2Update(market, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos);
+      const book = level === 'LEVEL_2' ? this.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
       this.lastL1.delete(market);
       if (level === 'LEVEL_1') this.isNewTop(market);
       this.send(this.marketData, this.mdLatency, () => {
@@ -226,8 +230,9 @@ export class InProcessPort implements ExchangePort, PortSink {
    */
   deliverInstant(batch: InstantBatch): void {
     const market = batch.market;
-    const level = this.subscriptions.get(market);
-    if (level === undefined) return;
+    const subscription = this.subscriptions.get(market);
+    if (subscription === undefined) return;
+    const { level, depth } = subscription;
     for (const stats of batch.stats) {
       const own = { ...stats }; // each port's handlers get their own object
       this.send(this.marketData, this.mdLatency, this.emit, own);
@@ -238,19 +243,20 @@ export class InProcessPort implements ExchangePort, PortSink {
       this.send(this.marketData, this.mdLatency, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
       return;
     }
-    const message = level === 'LEVEL_2' ? this.level2Update(market, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos);
+    const message = level === 'LEVEL_2' ? this.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
     if (message === undefined) return;
     this.send(this.marketData, this.mdLatency, this.emit, message);
   }
 
   /**
-   * The LEVEL_2 update of `market` now, unless its levels equal the last one sent: the levels
-   * are captured as numbers and rendered as text only when the strategy reads them
-   * (`lazy-book-levels.ts`), so reading the touch of a deep book costs the touch.
+   * The LEVEL_2 update of `market` now (its first `depth` levels a side), unless those levels
+   * equal the last one sent: the levels are captured as numbers and rendered as text only when
+   * the strategy reads them (`lazy-book-levels.ts`), so reading the touch of a deep book costs
+   * the touch.
    */
-  private level2Update(market: Market, sec: number, nanos: number): BookUpdate | undefined {
-    const b = CapturedSide.of(market.book, 'B');
-    const a = CapturedSide.of(market.book, 'S');
+  private level2Update(market: Market, depth: number, sec: number, nanos: number): BookUpdate | undefined {
+    const b = CapturedSide.of(market.book, 'B', depth);
+    const a = CapturedSide.of(market.book, 'S', depth);
     const last = this.lastL2.get(market);
     if (last !== undefined && last[0].equals(b) && last[1].equals(a)) return undefined;
     this.lastL2.set(market, [b, a]);

@@ -22,9 +22,9 @@ export class CapturedSide {
     readonly qtyLots: Float64Array,
   ) {}
 
-  /** One side of `book` now, best first, as `book.l2()` lists it. */
-  static of(book: OrderBook, side: Side): CapturedSide {
-    const n = book.depthOf(side);
+  /** One side of `book` now, best first, as `book.l2(depth)` lists it. */
+  static of(book: OrderBook, side: Side, depth = Infinity): CapturedSide {
+    const n = Math.min(book.depthOf(side), depth);
     const prices = new Float64Array(n);
     const qtys = new Float64Array(n);
     book.l2Into(side, prices, qtys);

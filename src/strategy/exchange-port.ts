@@ -10,6 +10,12 @@ import type { PositionRiskSnapshot } from '../wire/risk.ts';
  * which one it got.
  */
 
+/** Options of {@link ExchangePort.subscribe}. */
+export interface SubscribeOptions {
+  /** The first `depth` levels a side (an integer from 1 to `MAX_MARKET_DATA_DEPTH`); absent: every level. */
+  depth?: number;
+}
+
 /** Every call an exchange offers a strategy, mirroring the interface document. */
 export interface ExchangePort {
   /** The user this port trades as. */
@@ -27,8 +33,12 @@ export interface ExchangePort {
   mtmPrices(symbol: string, startNs: bigint, endNs: bigint): Promise<MarkPriceRecord[]>;
   fundingRates(symbol: string, startNs: bigint, endNs: bigint): Promise<FundingRateRecord[]>;
   candles(symbol: string, interval: string, startNs: bigint, endNs: bigint): Promise<CandleRecord[]>;
-  /** Subscribes to a symbol's market data; stats and the current book follow. */
-  subscribe(symbol: string, level: MarketDataLevel): Promise<void>;
+  /**
+   * Subscribes to a symbol's market data; stats and the current book follow. `depth` (perpsim's
+   * extension of the interface) limits LEVEL_2 / LEVEL_3 updates to the first `depth` levels a
+   * side, and an update that changes nothing within them is not delivered.
+   */
+  subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): Promise<void>;
   unsubscribe(symbol: string): Promise<void>;
   /** Registers a handler for this user's order feeds; returns the function that removes it. */
   onOrderFeed(handler: (feed: OrderFeed) => void): () => void;

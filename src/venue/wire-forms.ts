@@ -102,9 +102,10 @@ export function tickerStats(market: Market, sec: number, nanos: number): TickerS
 
 /**
  * The book of a market at `level`: bids descending, asks ascending; LEVEL_1 carries at most
- * the top level of each side, LEVEL_3 adds `o` (order quantities in queue order).
+ * the top level of each side, LEVEL_3 adds `o` (order quantities in queue order). `depth`
+ * keeps the first levels a side of LEVEL_2 / LEVEL_3 (a subscription's depth).
  */
-export function bookUpdate(market: Market, level: MarketDataLevel, sec: number, nanos: number): BookUpdate {
+export function bookUpdate(market: Market, level: MarketDataLevel, sec: number, nanos: number, depth = Infinity): BookUpdate {
   const tick = market.instrument.tick;
   const book = market.book;
   let b: BookLevel[];
@@ -116,11 +117,11 @@ export function bookUpdate(market: Market, level: MarketDataLevel, sec: number, 
     a = ask === undefined ? [] : [{ p: tick.toPrice(ask.priceTicks), q: ask.qtyLots }];
   } else if (level === 'LEVEL_2') {
     const plain = (l: LevelView): BookLevel => ({ p: tick.toPrice(l.priceTicks), q: l.qtyLots });
-    const { bids, asks } = book.l2();
+    const { bids, asks } = book.l2(depth);
     b = bids.map(plain);
     a = asks.map(plain);
   } else {
-    const { bids, asks } = book.l3();
+    const { bids, asks } = book.l3(depth);
     const full = (l: (typeof bids)[number]): BookLevel => ({ p: tick.toPrice(l.priceTicks), q: l.qtyLots, o: l.orders.map((o) => o.qtyLots) });
     b = bids.map(full);
     a = asks.map(full);

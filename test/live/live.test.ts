@@ -64,7 +64,7 @@ async function serve(): Promise<Serving> {
 }
 
 describe('perpsim live against perpsim serve', () => {
-  it('reconnects after the server drops its sockets: resubscribes, reconciles open orders, and at the end cancels all', async () => {
+  it('reconnects after the server drops its sockets: resubscribes (with its depth), reconciles open orders, and at the end cancels all', async () => {
     const { exchange, server } = await serve();
     const proxy = await startProxy(Number(new URL(server.url).port));
     cleanups.push(() => proxy.close());
@@ -76,7 +76,7 @@ describe('perpsim live against perpsim serve', () => {
     const books: BookUpdate[] = [];
     const strategy: Strategy = {
       async onStart(p) {
-        await p.subscribe(BTC, 'LEVEL_2');
+        await p.subscribe(BTC, 'LEVEL_2', { depth: 1 }); // perpsim's depth extension: the touch only
         await p.insertOrder({ symbol: BTC, side: 'B', price: '49000', quantity: 1, timeInForce: 'GTC' });
         await p.insertOrder({ symbol: BTC, side: 'B', price: '48000', quantity: 2, timeInForce: 'GTC' });
       },
@@ -101,8 +101,13 @@ describe('perpsim live against perpsim serve', () => {
     const fresh = await eventually(() => books.slice(booksBefore).find((b) => b.b.length === 1 && b.b[0]!.p === '48000'));
     expect(fresh).toMatchObject({ t: '2', s: BTC, b: [{ p: '48000', q: 2 }], a: [] });
     // The port works on the new sockets: a new order is acknowledged and its feed arrives.
-    const id = await port.insertOrder({ symbol: BTC, side: 'B', price: '47000', quantity: 1, timeInForce: 'GTC' });
+    const id = await port.insertOrder({ symbol: BTC, side: 'B', price: '48500', quantity: 1, timeInForce: 'GTC' });
     await eventually(() => feeds.find((f) => f.t === 'n' && f.o?.oid === id));
+    // Two bids rested each time, yet no update carried more than the touch: the depth was sent
+    // on subscribe and again on the resubscribe after the reconnect (48500 above 48000).
+    await eventually(() => books.find((b) => b.b[0]?.p === '48500'));
+    expect(books.some((b) => b.b[0]?.p === '49000')).toBe(true);
+    expect(books.every((b) => b.b.length <= 1)).toBe(true);
 
     stop();
     const result = await run;

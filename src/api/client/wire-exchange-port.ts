@@ -1,6 +1,6 @@
 import type { RestOrder, NewOrder, OrderFeed } from '../../wire/order.ts';
 import { formatTimestampNs, parseTimestamp } from '../../core/time.ts';
-import type { ExchangePort } from '../../strategy/exchange-port.ts';
+import type { ExchangePort, SubscribeOptions } from '../../strategy/exchange-port.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../../wire/market-data.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../../wire/records.ts';
 import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../../wire/risk.ts';
@@ -80,7 +80,7 @@ export class WireExchangePort implements ExchangePort {
   private closing = false;
   private renewTimer: NodeJS.Timeout | undefined;
   /** Subscriptions to restore after a reconnect. */
-  private readonly subscriptions = new Map<string, MarketDataLevel>();
+  private readonly subscriptions = new Map<string, { symbol: string; level: MarketDataLevel; depth?: number }>();
   /** Orders open as the feeds tell (n adds; f, c, x, j, d remove), reconciled after a reconnect. */
   private readonly openOrderIds = new Set<string>();
   private readonly reconnectHandlers: ((r: Reconnected) => void)[] = [];
@@ -165,7 +165,7 @@ export class WireExchangePort implements ExchangePort {
       } else {
         this.marketData = await this.openMarketDataSocket();
         // The exchange answers each subscribe with stats and the current book: the strategy's view is fresh again.
-        for (const [symbol, level] of this.subscriptions) await this.marketData.request('subscribe', { symbol, level });
+        for (const fields of this.subscriptions.values()) await this.marketData.request('subscribe', fields);
       }
       for (const h of [...this.reconnectHandlers]) h({ socket, closedWhileAway });
     };
@@ -241,9 +241,11 @@ export class WireExchangePort implements ExchangePort {
     return (await this.rest.post<{ candles: CandleRecord[] }>('/candle/historical_candles', body)).candles;
   }
 
-  async subscribe(symbol: string, level: MarketDataLevel): Promise<void> {
-    await this.marketData.request('subscribe', { symbol, level });
-    this.subscriptions.set(symbol, level);
+  async subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): Promise<void> {
+    // `depth` only when asked for: a server without perpsim's extension never sees the field.
+    const fields = options?.depth === undefined ? { symbol, level } : { symbol, level, depth: options.depth };
+    await this.marketData.request('subscribe', fields);
+    this.subscriptions.set(symbol, fields);
   }
 
   async unsubscribe(symbol: string): Promise<void> {

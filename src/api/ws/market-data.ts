@@ -4,6 +4,7 @@ import type { RawData, WebSocket, WebSocketServer } from 'ws';
 import type { Market } from '../../venue/market.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
+import { depthProblem } from '../../wire/market-data.ts';
 import { requireEnum, requireString } from './fields.ts';
 import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
 import { startHeartbeat } from './heartbeat.ts';
@@ -29,17 +30,12 @@ interface Outcome {
 
 const REQUEST_TYPES = new Set(['login', 'logout', 'subscribe', 'unsubscribe']);
 
-/** Largest `depth` accepted (far beyond any real book's levels; bounds what a client can ask us to keep apart). */
-export const MAX_DEPTH = 100_000;
-
-/** The optional `depth` of a subscribe: absent or null → every level; else an integer 1…{@link MAX_DEPTH}. */
+/** The optional `depth` of a subscribe: absent or null → every level; else an integer 1…{@link MAX_MARKET_DATA_DEPTH}. */
 function optionalDepth(frame: Frame): number | undefined {
   const value = frame.depth;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_DEPTH) {
-    throw new WsRequestError(400, `depth must be an integer from 1 to ${MAX_DEPTH}`);
-  }
-  return value;
+  const problem = depthProblem(value);
+  if (problem !== undefined) throw new WsRequestError(400, problem);
+  return value === null ? undefined : (value as number | undefined);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_DEPTH } from '../../../src/api/ws/market-data.ts';
+import { MAX_MARKET_DATA_DEPTH as MAX_DEPTH } from '../../../src/wire/market-data.ts';
 import { bookUpdate } from '../../../src/venue/wire-forms.ts';
 import { rest, startFixture, type Fixture, type Msg, type TestSocket } from './helpers.ts';
 
