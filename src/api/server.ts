@@ -7,7 +7,6 @@ import type { Exchange } from './exchange.ts';
 import { createRestApp } from './rest/app.ts';
 import { withOrderEntryFastPath } from './rest/order-entry-fast-path.ts';
 import { MarketDataGateway } from './ws/market-data.ts';
-import { onBeforeUncork } from './ws/outbox.ts';
 import { OrderGateway } from './ws/order-gateway.ts';
 import { DEFAULT_MAX_SOCKETS, DEFAULT_MAX_SOCKETS_PER_USER, SocketBudget, type SocketEndpoint, type SocketLimits } from './ws/socket-server.ts';
 
@@ -45,6 +44,12 @@ export interface RunningServer {
   openSockets(): number;
   /** Stops the clock driver, closes every socket and both servers, clears all timers. */
   close(): Promise<void>;
+  /**
+   * Resolves if the journal fails (a write or sync error): the server has then stopped serving,
+   * as if killed — nothing produced after the failed group was acknowledged — and a restart on
+   * the data directory recovers everything that was.
+   */
+  failed: Promise<Error>;
 }
 
 /** Websocket paths (anything else is refused with 404 before the handshake). */
@@ -64,6 +69,7 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     budget: new SocketBudget(options.maxSockets ?? DEFAULT_MAX_SOCKETS),
     maxSocketsPerUser: options.maxSocketsPerUser ?? DEFAULT_MAX_SOCKETS_PER_USER,
     tokenSweepMs: options.tokenSweepMs,
+    gate: exchange.commands, // with a journal, output leaves only once what it depends on is durable
   };
   const orders = new OrderGateway(exchange, { heartbeatMs, limits });
   const marketData = new MarketDataGateway(exchange, { heartbeatMs, limits });
@@ -83,19 +89,25 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     servers.push(app);
   }
 
-  // Journal: output that acknowledges a command leaves only after the command is on disk.
-  const removeUncorkHook = onBeforeUncork(() => exchange.commands.flushSync());
   const stopTimeMarks = markTimeEverySecond(exchange);
 
   const closeAll = async (): Promise<void> => {
     exchange.driver.stop();
     stopTimeMarks();
-    removeUncorkHook();
     await Promise.all([orders.close(), marketData.close()]);
     await Promise.all(servers.map(closeHttp));
-    if (exchange.commands.journaling) exchange.commands.markTime();
+    if (exchange.commands.journaling && exchange.commands.failure === undefined) exchange.commands.markTime();
     exchange.commands.close();
   };
+  let closing: Promise<void> | undefined;
+  // A failed journal write or sync stops the server: held output is dropped (the gate never
+  // opens again), waiting REST requests are cut off with their connections, sockets closed.
+  const failed = new Promise<Error>((resolve) =>
+    exchange.commands.onFailure((err) => {
+      console.error(`perpsim: journal write failed (${err.message}): stopped serving; restart on the same data directory to recover every acknowledged command`);
+      void (closing ??= closeAll()).then(() => resolve(err));
+    }),
+  );
   let port: number;
   let appPort: number;
   try {
@@ -108,7 +120,6 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
   exchange.driver.start();
 
   const urlHost = hostForUrl(host);
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     wsUrl: `ws://${urlHost}:${port}`,
@@ -116,6 +127,7 @@ export async function startServer(exchange: Exchange, options: ServerOptions = {
     port,
     openSockets: () => limits.budget.count,
     close: () => (closing ??= closeAll()),
+    failed,
   };
 }
 

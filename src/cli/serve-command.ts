@@ -88,7 +88,7 @@ export async function startServing(request: ServeRequest, options: { scryptCost?
 
 /**
  * `perpsim serve` (flags parsed by `commands/serve.ts`): serves until SIGINT or SIGTERM, then closes
- * every socket, stops the clock and resolves with exit code 0.
+ * every socket, stops the clock and resolves with exit code 0 — or 1 when the journal failed.
  */
 export async function serveCommand(request: ServeRequest): Promise<number> {
   if (request.portFile !== undefined) prepareOutFile('--port-file', request.portFile);
@@ -110,17 +110,20 @@ export async function serveCommand(request: ServeRequest): Promise<number> {
   if (request.portFile !== undefined) writePortFile(request.portFile, serving.server.port);
   if (request.json === true) process.stdout.write(`${serving.json}\n`);
   say(serving.banner);
-  await new Promise<void>((resolve) => {
+  const failed = await new Promise<boolean>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop); // a second signal now kills the process the default way
       say(`perpsim serve: ${signal}, closing\n`);
-      resolve();
+      resolve(false);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // A failed journal write or sync has already stopped the server (it said why on stderr).
+    void serving.server.failed.then(() => resolve(true));
   });
   await serving.close();
+  if (failed) return 1;
   if (request.portFile !== undefined) rmSync(request.portFile, { force: true }); // a stale port file would point at nothing
   say('perpsim serve: stopped\n');
   return 0;

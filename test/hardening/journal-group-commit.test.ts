@@ -1,64 +1,164 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE, JournalFile } from '../../src/api/journal/journal-file.ts';
+import { JOURNAL_FILE, JournalFile, type JournalIo } from '../../src/api/journal/journal-file.ts';
 import { tempDir } from '../cli/cli-helpers.ts';
 
 /**
- * The journal's group commit: REST answers wait on `durable()`, which resolves only once a sync
- * that began after their entries were written has completed; every waiter of a turn shares one
- * promise; entries added while a sync runs form the next group.
+ * The journal's pipelined group commit, with the sync in the test's hands: a turn's entries are
+ * written at the end of the turn and synced off the event loop; entries added while a sync runs
+ * form the next group, written only when that sync completes (one sync in flight); output held
+ * at the gate is released in order, each by the sync covering everything journaled before it;
+ * REST's `durable()` is one promise per group. A failed write or sync releases nothing, ever.
  */
 const cleanups: (() => unknown)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
 });
 
-function open(): { journal: JournalFile; lines: () => string[] } {
+/** Real writes; syncs complete only when the test says (`complete()`), or fail. */
+class ManualIo implements JournalIo {
+  readonly syncs: ((err: Error | null) => void)[] = [];
+  failWrite: Error | undefined;
+  write(fd: number, bytes: Buffer, length: number): number {
+    if (this.failWrite !== undefined) throw this.failWrite;
+    return writeSync(fd, bytes, 0, length);
+  }
+  fdatasync(_fd: number, done: (err: Error | null) => void): void {
+    this.syncs.push(done);
+  }
+  complete(err: Error | null = null): void {
+    this.syncs.shift()!(err);
+  }
+}
+
+function open(io?: JournalIo): { journal: JournalFile; lines: () => string[] } {
   const { dir, remove } = tempDir('perpsim-group-commit-');
-  const journal = JournalFile.create(dir, { perpsim_journal: 1, scenario: {}, seed: 0 });
+  const journal = JournalFile.create(dir, { perpsim_journal: 1, scenario: {}, seed: 0 }, io);
   cleanups.push(remove, () => journal.close());
   return { journal, lines: () => readFileSync(join(dir, JOURNAL_FILE), 'utf8').split('\n').slice(1, -1) };
 }
 
-describe('the journal commits in groups', () => {
-  it('answers a turn of commands with one promise, after their entries are in the file', async () => {
-    const { journal, lines } = open();
-    journal.addLine('{"k":"time","t":"1"}');
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+const line = (t: number) => `{"k":"time","t":"${t}"}`;
+
+describe('the journal commits in pipelined groups', () => {
+  it('writes a turn’s entries with one write at the end of the turn, and opens the gate only when their sync completes', async () => {
+    const io = new ManualIo();
+    const { journal, lines } = open(io);
+    expect(journal.open).toBe(true);
+    journal.addLine(line(1));
+    journal.addLine(line(2));
+    expect(journal.open).toBe(false);
+    const released: string[] = [];
+    journal.hold(() => released.push('a'));
+    expect(lines()).toEqual([]); // not before the end of the turn
+    await turn();
+    expect(lines()).toEqual([line(1), line(2)]); // one group
+    expect(io.syncs.length).toBe(1);
+    expect(released).toEqual([]); // written, not yet synced
+    io.complete();
+    expect(released).toEqual(['a']);
+    expect(journal.open).toBe(true);
+    let ran = false;
+    journal.hold(() => (ran = true)); // open gate: at once
+    expect(ran).toBe(true);
+  });
+
+  it('gathers the next group while a sync is in flight, keeps one sync in flight, and releases held output in order', async () => {
+    const io = new ManualIo();
+    const { journal, lines } = open(io);
+    const released: number[] = [];
+    journal.addLine(line(1));
+    journal.hold(() => released.push(1));
+    await turn();
+    for (let t = 2; t <= 4; t++) {
+      journal.addLine(line(t)); // the loop goes on applying commands during the sync
+      journal.hold(() => released.push(t));
+      await turn();
+    }
+    expect(io.syncs.length).toBe(1); // one sync in flight
+    expect(lines()).toEqual([line(1)]); // the next group waits for it
+    io.complete(); // group 1 durable; group 2–4 written and its sync started
+    expect(released).toEqual([1]);
+    expect(lines()).toEqual([1, 2, 3, 4].map(line));
+    expect(io.syncs.length).toBe(1);
+    io.complete();
+    expect(released).toEqual([1, 2, 3, 4]);
+    expect(journal.syncStats.count).toBe(2);
+    expect(journal.syncStats.entries).toBe(4);
+  });
+
+  it('answers REST with one promise per group, resolved by the sync covering it', async () => {
+    const io = new ManualIo();
+    const { journal } = open(io);
+    await journal.durable(); // nothing pending: at once
+    journal.addLine(line(1));
     const first = journal.durable();
-    journal.addLine('{"k":"time","t":"2"}');
+    journal.addLine(line(2));
     expect(journal.durable()).toBe(first); // one promise per group, not per request
     let done = false;
     void first.then(() => (done = true));
-    await Promise.resolve();
-    expect(done).toBe(false); // nothing is on disk yet
-    expect(lines()).toEqual([]);
+    await turn();
+    await turn();
+    expect(done).toBe(false);
+    io.complete();
     await first;
-    expect(lines()).toEqual(['{"k":"time","t":"1"}', '{"k":"time","t":"2"}']);
-    await journal.durable(); // nothing pending: at once
+    expect(done).toBe(true);
   });
 
-  it('puts entries added while a group syncs into the next group, each released in order', async () => {
-    const { journal, lines } = open();
+  it('takes back a refused command’s entry before it is written', async () => {
+    const { journal, lines } = open(new ManualIo());
+    journal.addLine(line(1));
+    journal.addLine(line(2));
+    journal.retractLast();
+    await turn();
+    expect(lines()).toEqual([line(1)]);
+  });
+
+  it('releases nothing after a failed sync, refuses further entries and reports the failure once', async () => {
+    const io = new ManualIo();
+    const { journal } = open(io);
+    const failures: string[] = [];
+    journal.onFailure = (err) => failures.push(err.message);
     const released: number[] = [];
-    for (let group = 1; group <= 4; group++) {
-      journal.addLine(`{"k":"time","t":"${group}"}`);
-      void journal.durable().then(() => released.push(group));
-      await new Promise((resolve) => setImmediate(resolve)); // a turn: the next group arrives while this one may still sync
-    }
-    await journal.durable();
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(released).toEqual([1, 2, 3, 4]);
-    expect(lines().length).toBe(4);
+    journal.addLine(line(1));
+    journal.hold(() => released.push(1));
+    await turn();
+    journal.addLine(line(2));
+    journal.hold(() => released.push(2));
+    io.complete(new Error('EIO'));
+    expect(released).toEqual([]);
+    expect(failures).toEqual(['EIO']);
+    expect(journal.open).toBe(false);
+    journal.hold(() => released.push(3));
+    expect(released).toEqual([]);
+    expect(() => journal.addLine(line(3))).toThrow(/journal failed \(EIO\)/);
   });
 
-  it('flushSync makes everything durable at once and releases every waiter (the websocket path)', async () => {
+  it('treats a failed write like a failed sync: nothing written is acknowledged', async () => {
+    const io = new ManualIo();
+    const { journal } = open(io);
+    const failures: string[] = [];
+    journal.onFailure = (err) => failures.push(err.message);
+    io.failWrite = new Error('ENOSPC');
+    journal.addLine(line(1));
+    let released = false;
+    journal.hold(() => (released = true));
+    await turn();
+    expect(failures).toEqual(['ENOSPC']);
+    expect(io.syncs.length).toBe(0);
+    expect(released).toBe(false);
+  });
+
+  it('flushSync writes and syncs on the spot and releases everything held (snapshots, shutdown)', async () => {
     const { journal, lines } = open();
-    journal.addLine('{"k":"time","t":"1"}');
-    const waiting = journal.durable();
+    journal.addLine(line(1));
+    let released = false;
+    journal.hold(() => (released = true));
     journal.flushSync();
-    expect(lines()).toEqual(['{"k":"time","t":"1"}']);
-    await waiting;
+    expect(lines()).toEqual([line(1)]);
+    expect(released).toBe(true);
     expect(journal.written).toBe(1);
   });
 });

@@ -9,6 +9,7 @@ import type { CredentialEntry } from '../auth/user-directory.ts';
 import type { Exchange } from '../exchange.ts';
 import { applyVenueEntry, type VenueEntry } from './entries.ts';
 import type { JournalFile } from './journal-file.ts';
+import type { OutputGate } from './output-gate.ts';
 import type { Pace } from './snapshot-file.ts';
 
 /** One value as JSON (each field of a hand-built line: what `JSON.stringify` of the entry would write). */
@@ -30,9 +31,10 @@ export function placeLine(username: string, req: OrderRequest, tText: string): s
  * The commands that change the exchange, as the wire runs them: each is appended to the
  * journal (when there is one) with the sim time it runs at, then applied through the same
  * code a restore replays ({@link applyVenueEntry}). Routes and sockets call these, never the
- * venue's mutators directly, so nothing accepted escapes the journal.
+ * venue's mutators directly, so nothing accepted escapes the journal. It is also the wire's
+ * {@link OutputGate}: the journal's when there is one, always open otherwise.
  */
-export class Commands {
+export class Commands implements OutputGate {
   private journal: JournalFile | undefined;
   /** The sim time last written as an entry's `t`, and its text (most entries of a turn share it). */
   private tNs = -1n;
@@ -53,7 +55,16 @@ export class Commands {
     return this.journal?.durable() ?? Promise.resolve();
   }
 
-  /** Writes pending entries now (before output that acknowledges them leaves). */
+  get open(): boolean {
+    return this.journal === undefined || this.journal.open;
+  }
+
+  hold(release: () => void): void {
+    if (this.journal === undefined) release();
+    else this.journal.hold(release);
+  }
+
+  /** Writes and syncs pending entries on the spot (benches, tests; the server commits in groups off the event loop). */
   flushSync(): void {
     this.journal?.flushSync();
   }
@@ -69,6 +80,16 @@ export class Commands {
     const { paused, speed } = this.exchange.driver.status();
     this.run({ k: 'clock', paused, speed });
     this.pace = { paused, speed };
+  }
+
+  /** Calls `handler` if the journal fails (a write or sync error; see {@link JournalFile}). */
+  onFailure(handler: (err: Error) => void): void {
+    if (this.journal !== undefined) this.journal.onFailure = handler;
+  }
+
+  /** The error that stopped the journal, if one did. */
+  get failure(): Error | undefined {
+    return this.journal?.failure;
   }
 
   close(): void {

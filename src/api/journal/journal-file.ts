@@ -1,43 +1,78 @@
 import { closeSync, existsSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JournalEntry, JournalHeader } from './entries.ts';
+import type { OutputGate } from './output-gate.ts';
 
 /** The journal's file inside a data directory. */
 export const JOURNAL_FILE = 'journal.jsonl';
 
 /**
- * An append-only JSON-lines file: a header line, then one entry per line. Entries are buffered
- * and written with one `write` per event-loop turn, then made durable by `fdatasync` — nothing
- * acknowledged before it is on disk, so everything acknowledged survives kill -9. Two ways:
+ * The two system calls of a group commit. Tests replace them to hold a sync or make one fail;
+ * the server uses node's (`writeSync` on the main thread — a group is tens of KB into the page
+ * cache — and `fdatasync` on libuv's thread pool).
+ */
+export interface JournalIo {
+  write(fd: number, bytes: Buffer, length: number): number;
+  fdatasync(fd: number, done: (err: Error | null) => void): void;
+}
+
+const NODE_IO: JournalIo = {
+  write: (fd, bytes, length) => writeSync(fd, bytes, 0, length),
+  fdatasync: (fd, done) => fdatasync(fd, done),
+};
+
+/** Smallest buffer the pending entries are built in; it grows to twice the largest group. */
+const MIN_PENDING_BYTES = 64 * 1024;
+
+/**
+ * An append-only JSON-lines file: a header line, then one entry per line, committed in groups
+ * with nothing acknowledged before it is on disk (everything acknowledged survives kill -9).
  *
- * - {@link flushSync}: write and `fdatasync` on the spot. The websocket output of a turn is
- *   corked and released right after this (the server's uncork hook), so it stays synchronous.
- * - otherwise (REST answers wait on {@link durable}): the turn's entries are written one
- *   event-loop turn later and `fdatasync`'d on libuv's thread pool while the main thread goes on
- *   serving — the next requests' entries form the next group, synced when the current sync
- *   completes (group commit). Waiters are released only by a sync that began after their
- *   entries were written.
+ * Pipelined group commit: entries added during an event-loop turn are built into one reusable
+ * buffer; at the end of the turn they are written with one `write` and `fdatasync`'d on the
+ * thread pool, while the event loop goes on reading, validating and applying the next commands
+ * into the next group. At most one sync is in flight; when it completes, the group that gathered
+ * meanwhile is written and synced at once. It is also the wire's {@link OutputGate}: output
+ * produced while anything journaled is not yet synced is held, and released — in order — by
+ * the sync that covers everything journaled before it was held.
+ *
+ * A failed write or sync is final (fail-stop, like a database that stops on an fsync error: a
+ * retried fsync may report success for pages the kernel already dropped): held output is
+ * dropped, never released, further entries are refused, and {@link onFailure} tells the server,
+ * which stops serving; a restart on the directory recovers everything acknowledged.
  *
  * A line cut short by a crash (no newline) is ignored on reading.
  */
-export class JournalFile {
-  /** Entries added since the last write, as JSON lines each ending in a newline. */
-  private pendingText = '';
+export class JournalFile implements OutputGate {
+  /** Entries added since the last write: JSON lines, each ending in a newline, at [0, pendingEnd). */
+  private pending = Buffer.allocUnsafeSlow(MIN_PENDING_BYTES);
+  private pendingEnd = 0;
   private pendingCount = 0;
-  /** Where the last pending entry starts in `pendingText` (for {@link retractLast}). */
+  /** Where the last pending entry starts (for {@link retractLast}). */
   private lastStart = 0;
-  /** Writes so far, and how many of them a completed `fdatasync` covers. */
+  /** Writes (groups) so far, and how many of them a completed `fdatasync` covers. */
   private writes = 0;
   private synced = 0;
   private syncing = false;
-  /** Those waiting for writes up to a number to be durable: one promise per group, not per request. */
-  private waits: { upTo: number; promise: Promise<void>; resolve: () => void }[] = [];
   private scheduled = false;
+  /** Output held until writes up to `waitUpTo[i]` are synced, released in order from `waitHead`. */
+  private waitUpTo: number[] = [];
+  private waitRelease: (() => void)[] = [];
+  private waitHead = 0;
+  /** The promise {@link durable} hands out for the group `durableUpTo` (one per group, not per request). */
+  private durablePromise: Promise<void> | undefined;
+  private durableUpTo = 0;
   private closed = false;
+  /** The error that stopped the journal, if one did. */
+  failure: Error | undefined;
   /** Entries written since open (for the banner and tests). */
   written = 0;
   /** Called after each write of entries (periodic snapshots hang here). */
   onFlushed: (() => void) | undefined;
+  /** Called once when a write or sync fails (the server stops serving). */
+  onFailure: ((err: Error) => void) | undefined;
+  /** Completed syncs: their wall latency (ns) and how many entries each covered (the bench reads these). */
+  readonly syncStats = { count: 0, entries: 0, latenciesNs: [] as number[] };
 
   /**
    * @param entries Entries already in the file (after the header).
@@ -47,23 +82,24 @@ export class JournalFile {
     private readonly fd: number,
     public entries: number,
     public bytes: number,
+    private readonly io: JournalIo,
   ) {}
 
   /** Creates DIR/journal.jsonl with its header (DIR is created if missing). */
-  static create(dir: string, header: JournalHeader): JournalFile {
+  static create(dir: string, header: JournalHeader, io: JournalIo = NODE_IO): JournalFile {
     mkdirSync(dir, { recursive: true });
     const fd = openSync(join(dir, JOURNAL_FILE), 'wx');
     const bytes = writeSync(fd, JSON.stringify(header) + '\n');
     fdatasyncSync(fd);
-    return new JournalFile(fd, 0, bytes);
+    return new JournalFile(fd, 0, bytes, io);
   }
 
   /** Opens an existing journal (of `entries` entries, `bytes` long) for appending. */
-  static append(dir: string, entries: number, bytes: number): JournalFile {
-    return new JournalFile(openSync(join(dir, JOURNAL_FILE), 'a'), entries, bytes);
+  static append(dir: string, entries: number, bytes: number, io: JournalIo = NODE_IO): JournalFile {
+    return new JournalFile(openSync(join(dir, JOURNAL_FILE), 'a'), entries, bytes, io);
   }
 
-  /** Appends an entry (durable at the next flush). */
+  /** Appends an entry (durable once its group is synced). */
   add(entry: JournalEntry): void {
     this.addLine(JSON.stringify(entry));
   }
@@ -71,41 +107,62 @@ export class JournalFile {
   /**
    * Appends an entry already written as one line of JSON (no newline inside): order entry
    * builds its line by hand, since stringifying a fresh object per order was most of the
-   * journal's cost.
+   * journal's cost. The line is encoded straight into the group's buffer.
    */
   addLine(json: string): void {
+    if (this.failure !== undefined) throw new Error(`journal failed (${this.failure.message}): no command is accepted`);
     if (this.closed) throw new Error('journal is closed');
-    this.lastStart = this.pendingText.length;
-    this.pendingText += json + '\n';
-    if (this.pendingCount++ === 0) this.schedule();
+    const need = this.pendingEnd + json.length * 3 + 1; // UTF-8 is at most 3 bytes per UTF-16 unit
+    if (need > this.pending.length) this.grow(need);
+    this.lastStart = this.pendingEnd;
+    const end = this.pendingEnd + this.pending.write(json, this.pendingEnd);
+    this.pending[end] = 0x0a;
+    this.pendingEnd = end + 1;
+    if (this.pendingCount++ === 0 && !this.syncing && !this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.endOfTurn);
+    }
   }
 
   /** Takes back the entry just added (its command failed before changing anything). */
   retractLast(): void {
     if (this.pendingCount === 0) return;
-    this.pendingText = this.pendingText.slice(0, this.lastStart);
+    this.pendingEnd = this.lastStart;
     this.pendingCount--;
-    this.lastStart = this.pendingText.length;
   }
 
-  /** Resolves once everything added so far is on disk (at once when it already is). */
-  durable(): Promise<void> {
+  /** True when nothing journaled waits for a sync (and the journal has not failed). */
+  get open(): boolean {
+    return this.pendingCount === 0 && this.synced === this.writes && this.failure === undefined;
+  }
+
+  hold(release: () => void): void {
+    if (this.failure !== undefined) return;
     const upTo = this.pendingCount > 0 ? this.writes + 1 : this.writes;
-    if (upTo <= this.synced) return Promise.resolve();
-    const last = this.waits.at(-1);
-    if (last !== undefined && last.upTo === upTo) return last.promise;
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.waits.push({ upTo, promise, resolve });
-    return promise;
+    if (upTo <= this.synced) return release();
+    this.waitUpTo.push(upTo);
+    this.waitRelease.push(release);
   }
 
-  /** Writes whatever is pending and fdatasyncs now, then wakes everyone waiting. */
+  /** Resolves once everything added so far is on disk (at once when it already is); never, if the journal fails. */
+  durable(): Promise<void> {
+    if (this.open) return Promise.resolve();
+    const upTo = this.pendingCount > 0 ? this.writes + 1 : this.writes;
+    if (this.durablePromise !== undefined && this.durableUpTo === upTo) return this.durablePromise;
+    this.durableUpTo = upTo;
+    return (this.durablePromise = new Promise<void>((resolve) => this.hold(resolve)));
+  }
+
+  /** Writes whatever is pending and fdatasyncs on the spot (snapshots, shutdown), then releases everything held. */
   flushSync(): void {
-    if (this.closed) return;
-    this.write();
+    if (this.closed || this.failure !== undefined) return;
+    if (!this.write()) return;
     if (this.writes > this.synced) {
-      fdatasyncSync(this.fd);
+      try {
+        fdatasyncSync(this.fd);
+      } catch (e) {
+        return this.fail(e as Error);
+      }
       this.markSynced(this.writes);
     }
   }
@@ -117,57 +174,89 @@ export class JournalFile {
     closeSync(this.fd);
   }
 
-  private write(): void {
-    if (this.pendingCount === 0) return;
-    const text = this.pendingText;
-    this.written += this.pendingCount;
-    this.entries += this.pendingCount;
-    this.pendingText = '';
-    this.pendingCount = 0;
-    this.lastStart = 0;
-    this.bytes += writeSync(this.fd, text);
-    this.writes++;
-    this.onFlushed?.();
-  }
+  /** End of the turn of the group's first entry: write and sync it, unless a sync is in flight (its completion does). */
+  private readonly endOfTurn = (): void => {
+    this.scheduled = false;
+    this.commit();
+  };
 
-  /** Starts an `fdatasync` on the thread pool covering every write so far, unless one is running (it restarts when done). */
-  private syncInBackground(): void {
-    if (this.syncing || this.closed || this.writes === this.synced) return;
+  /** Writes the pending group and starts its `fdatasync` on the thread pool (one sync in flight at most). */
+  private commit(): void {
+    if (this.syncing || this.closed || this.failure !== undefined || this.pendingCount === 0) return;
+    const entries = this.pendingCount;
+    if (!this.write()) return;
     this.syncing = true;
     const upTo = this.writes;
-    fdatasync(this.fd, (err) => {
+    const startNs = process.hrtime.bigint();
+    this.io.fdatasync(this.fd, (err) => {
       this.syncing = false;
       if (this.closed) return; // close() synced everything itself
-      if (err !== null) throw err; // as fdatasyncSync would: never acknowledge what may not be on disk
+      if (err !== null) return this.fail(err);
+      this.syncStats.count++;
+      this.syncStats.entries += entries;
+      if (this.syncStats.latenciesNs.length < 100_000) this.syncStats.latenciesNs.push(Number(process.hrtime.bigint() - startNs));
       this.markSynced(upTo);
-      this.syncInBackground();
+      this.commit(); // the group that gathered during this sync
     });
   }
 
+  /** One `write` of the pending entries; false when it failed (the journal has stopped). */
+  private write(): boolean {
+    if (this.pendingCount === 0) return true;
+    try {
+      const wrote = this.io.write(this.fd, this.pending, this.pendingEnd);
+      if (wrote !== this.pendingEnd) throw new Error(`short write: ${wrote} of ${this.pendingEnd} bytes`);
+    } catch (e) {
+      this.fail(e as Error);
+      return false;
+    }
+    this.bytes += this.pendingEnd;
+    this.written += this.pendingCount;
+    this.entries += this.pendingCount;
+    this.pendingEnd = 0;
+    this.pendingCount = 0;
+    this.lastStart = 0;
+    this.writes++;
+    this.onFlushed?.();
+    return true;
+  }
+
+  /** Releases, in order, all output held for writes up to `upTo`. */
   private markSynced(upTo: number): void {
     if (upTo > this.synced) this.synced = upTo;
-    while (this.waits.length > 0 && this.waits[0]!.upTo <= this.synced) this.waits.shift()!.resolve();
+    const upTos = this.waitUpTo;
+    let i = this.waitHead;
+    while (i < upTos.length && upTos[i]! <= this.synced) {
+      const release = this.waitRelease[i]!;
+      this.waitHead = ++i;
+      release();
+    }
+    if (this.waitHead === upTos.length || this.waitHead > 4096) {
+      // under steady load the list never empties: drop the released prefix now and then
+      upTos.splice(0, this.waitHead);
+      this.waitRelease.splice(0, this.waitHead);
+      this.waitHead = 0;
+    }
   }
 
-  /**
-   * The background write runs one turn after the entries' own: when a websocket command wrote
-   * output this turn, the server's uncork hook has by then made it durable synchronously, and
-   * this finds nothing left to do.
-   */
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() =>
-      setImmediate(() => {
-        this.scheduled = false;
-        if (this.closed) return;
-        this.write();
-        this.syncInBackground();
-      }),
-    );
+  /** The journal stops: nothing held is released, nothing more is accepted; the server is told. */
+  private fail(err: Error): void {
+    if (this.failure !== undefined) return;
+    this.failure = err;
+    this.waitUpTo = [];
+    this.waitRelease = [];
+    this.waitHead = 0;
+    this.pendingEnd = 0;
+    this.pendingCount = 0;
+    this.onFailure?.(err);
+  }
+
+  private grow(need: number): void {
+    const next = Buffer.allocUnsafeSlow(Math.max(2 * need, MIN_PENDING_BYTES));
+    this.pending.copy(next, 0, 0, this.pendingEnd);
+    this.pending = next;
   }
 }
-
 /** True when DIR holds a journal. */
 export function hasJournal(dir: string): boolean {
   return existsSync(join(dir, JOURNAL_FILE));

@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
-import { onBeforeWrite, queueFrame, queueFrameBytes, turnBytes, WireSocket, writeTurn } from './wire-socket.ts';
+import { queueFrame, queueFrameBytes, turnBytes, WireSocket, writeTurn } from './wire-socket.ts';
 
 /**
  * Output to websockets with backpressure that never stalls the server.
@@ -134,23 +134,6 @@ function rawSocket(ws: WebSocket): Duplex | undefined {
 /** Sockets (not {@link WireSocket}s) corked in this event-loop turn, uncorked together in one setImmediate. */
 const corked: Duplex[] = [];
 
-/** Run before corked output leaves (the journal's flush: nothing is acknowledged before it is durable). */
-const beforeUncork: (() => void)[] = [];
-
-/**
- * Registers a hook run before each turn's output is written (corked sockets and
- * {@link WireSocket}s alike); returns its remover.
- */
-export function onBeforeUncork(hook: () => void): () => void {
-  beforeUncork.push(hook);
-  const removeWrite = onBeforeWrite(hook);
-  return () => {
-    removeWrite();
-    const at = beforeUncork.indexOf(hook);
-    if (at >= 0) beforeUncork.splice(at, 1);
-  };
-}
-
 /**
  * Corks the socket under `ws` until the end of this event-loop turn. Without it every frame is
  * its own `writev` system call (~75% of the server's time under market-data fan-out); corked,
@@ -164,6 +147,5 @@ function corkUntilImmediate(ws: WebSocket): void {
 }
 
 function uncorkAll(): void {
-  for (const hook of beforeUncork) hook();
   for (const socket of corked.splice(0)) if (!socket.destroyed) socket.uncork();
 }

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { CLOSE_TOO_MANY } from './close-codes.ts';
 import { MAX_REQUEST_BYTES } from './frames.ts';
+import type { OutputGate } from '../journal/output-gate.ts';
 import { WireSocket } from './wire-socket.ts';
 
 /** Socket caps shared by the server's websocket endpoints. */
@@ -13,6 +14,8 @@ export interface SocketLimits {
   readonly maxSocketsPerUser: number;
   /** Wall milliseconds between sweeps for expired tokens (default 1000). */
   readonly tokenSweepMs?: number;
+  /** What every socket's output waits on (the journal's durability gate); none: always open. */
+  readonly gate?: OutputGate;
 }
 
 export const DEFAULT_MAX_SOCKETS = 1024;
@@ -57,6 +60,7 @@ export interface SocketEndpoint {
 export function createSocketServer(onConnection: (ws: WebSocket) => void, limits: SocketLimits): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES, WebSocket: WireSocket });
   wss.on('connection', (ws) => {
+    (ws as WireSocket).gate = limits.gate;
     // An 'error' event without a listener would crash the process; a broken socket is just dropped.
     ws.on('error', () => ws.terminate());
     if (!limits.budget.take()) {

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { WebSocket } from 'ws';
+import type { OutputGate } from '../journal/output-gate.ts';
 import { TurnSlab } from '../turn-slab.ts';
 
 /**
@@ -17,6 +18,10 @@ import { TurnSlab } from '../turn-slab.ts';
  * Ordering with ws's own output: ws still writes control frames (close, ping, pong) itself,
  * straight to the socket. {@link WireSocket} writes out the turn's pending frames before each
  * of them, so a close frame never overtakes the replies sent before it.
+ *
+ * The durability gate (src/api/journal/output-gate.ts; the server sets {@link WireSocket.gate}
+ * with a journal): a turn's bytes, and control frames, leave only when the gate is open;
+ * otherwise they are held and released in order once the sync covering them completes.
  */
 
 /** Smallest slab a socket gets; a socket's slab grows to twice what its busiest turn needed. */
@@ -26,20 +31,28 @@ const MIN_SLAB_BYTES = 8 * 1024;
 export class WireSocket extends WebSocket {
   /** This turn's frames, not yet written. */
   readonly turn = new TurnSlab(MIN_SLAB_BYTES);
+  /** Asked before anything is written (the journal's durability gate); none: always open. */
+  gate: OutputGate | undefined = undefined;
 
   override close(code?: number, data?: string | Buffer): void {
     writeTurn(this);
-    super.close(code, data);
+    const gate = this.gate;
+    if (gate === undefined || gate.open) super.close(code, data);
+    else gate.hold(() => super.close(code, data)); // after the replies held before it
   }
 
   override ping(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
     writeTurn(this);
-    super.ping(data, mask, cb);
+    const gate = this.gate;
+    if (gate === undefined || gate.open) super.ping(data, mask, cb);
+    else gate.hold(() => super.ping(data, mask, cb));
   }
 
   override pong(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
     writeTurn(this);
-    super.pong(data, mask, cb);
+    const gate = this.gate;
+    if (gate === undefined || gate.open) super.pong(data, mask, cb);
+    else gate.hold(() => super.pong(data, mask, cb));
   }
 }
 
@@ -48,18 +61,6 @@ const headerBytes = (n: number): number => (n < 126 ? 2 : n < 65536 ? 4 : 10);
 
 /** Sockets with frames queued in this turn, written together in one setImmediate. */
 const pending: WireSocket[] = [];
-
-/** Run before any queued frame is written (the journal's flush: nothing is acknowledged before it is durable). */
-const beforeWrite: (() => void)[] = [];
-
-/** Registers a hook run before queued frames are written; returns its remover. */
-export function onBeforeWrite(hook: () => void): () => void {
-  beforeWrite.push(hook);
-  return () => {
-    const at = beforeWrite.indexOf(hook);
-    if (at >= 0) beforeWrite.splice(at, 1);
-  };
-}
 
 /** Bytes queued for `ws` in this turn and not yet written. */
 export function turnBytes(ws: WireSocket): number {
@@ -114,25 +115,25 @@ function queued(ws: WireSocket, end: number): void {
 
 /** End of the turn: every socket's queued frames, one write each. */
 function writeTurns(): void {
-  const sockets = pending.splice(0);
-  runHooks();
-  for (const ws of sockets) writeTurn(ws, false);
-}
-
-function runHooks(): void {
-  for (const hook of beforeWrite) hook();
+  for (const ws of pending.splice(0)) writeTurn(ws);
 }
 
 /**
  * Hands the socket's queued frames to its stream now (before a control frame, or when the
- * outbox needs to know what the socket holds). Frames of a socket that is no longer open are
- * dropped, as ws drops a send after close.
+ * outbox needs to know what the socket holds) — or, while its gate is closed, once the gate
+ * releases them. Frames of a socket that is no longer open are dropped, as ws drops a send
+ * after close.
  */
-export function writeTurn(ws: WireSocket, hooks = true): void {
+export function writeTurn(ws: WireSocket): void {
   const bytes = ws.turn.take();
   if (bytes === undefined) return;
+  const gate = ws.gate;
+  if (gate === undefined || gate.open) writeBytes(ws, bytes);
+  else gate.hold(() => writeBytes(ws, bytes));
+}
+
+function writeBytes(ws: WireSocket, bytes: Buffer): void {
   const socket = (ws as unknown as { _socket?: Duplex })._socket;
   if (ws.readyState !== WebSocket.OPEN || socket === undefined || socket.destroyed) return;
-  if (hooks) runHooks();
   socket.write(bytes);
 }
