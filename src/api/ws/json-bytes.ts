@@ -1,5 +1,6 @@
 import type { OrderEvent } from '../../venue/order-events.ts';
 import type { WsOrder } from '../../wire/order.ts';
+import { writeTemplated } from './feed-template.ts';
 
 /**
  * Order feeds written as UTF-8 JSON straight into a byte buffer: exactly the bytes of
@@ -28,6 +29,11 @@ export class JsonBytes {
 
   private room(n: number): void {
     if (this.buf.length - this.end >= n) return;
+    this.grow(n);
+  }
+
+  /** Makes room for `n` more bytes after `end` (a larger buffer, what was written copied). */
+  grow(n: number): void {
     const next = Buffer.allocUnsafeSlow(Math.max(2 * this.buf.length, this.end + n));
     this.buf.copy(next, 0, 0, this.end);
     this.buf = next;
@@ -189,6 +195,7 @@ function idText(w: JsonBytes, n: number): void {
  * orders carry a symbol other than their market's, and they never fill.
  */
 export function writeOrderEvent(w: JsonBytes, e: OrderEvent): void {
+  if (writeTemplated(w, e)) return; // the common feeds, plain values: ./feed-template.ts
   const t = e.t;
   w.raw(T_OPEN);
   w.str(t);
