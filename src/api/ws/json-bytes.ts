@@ -77,6 +77,21 @@ export class JsonBytes {
     this.end = at;
   }
 
+  /** The characters of a string that needs no escape in JSON and is ASCII (no quotes added); false, nothing written, otherwise. */
+  plain(v: string): boolean {
+    const n = v.length;
+    this.room(n);
+    const buf = this.buf;
+    const at = this.end;
+    for (let i = 0; i < n; i++) {
+      const c = v.charCodeAt(i);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false;
+      buf[at + i] = c;
+    }
+    this.end = at + n;
+    return true;
+  }
+
   /** A member documented as a number. */
   num(v: unknown): void {
     if (typeof v !== 'number') return this.json(v);

@@ -10,9 +10,9 @@ import { sendBytes } from './outbox.ts';
  * bytes (./json-bytes.ts), and only when some socket wants it; the bytes are copied into each
  * socket's frames for the turn.
  *
- * While a socket's own command runs (`hold`), feeds are queued and sent after the command's
- * response, so a client sees `{rid, res: {oid}}` before the `n` feed of that order and
- * `cxl_rx` before the `c` / `e` feed of its cancel.
+ * While a socket's own command runs (`holdFeeds` … `releaseFeeds`), feeds are queued and sent
+ * after the command's response, so a client sees `{rid, res: {oid}}` before the `n` feed of
+ * that order and `cxl_rx` before the `c` / `e` feed of its cancel.
  */
 export class OrderFeedHub implements VenueListener {
   private readonly socketsByUser = new Map<number, Set<WebSocket>>();
@@ -56,21 +56,20 @@ export class OrderFeedHub implements VenueListener {
   }
 
   /**
-   * Runs `fn` (a command and the sending of its response) with feeds held back, then sends
-   * the held feeds in the order the venue emitted them.
+   * Holds feeds back (a command runs and sends its response) until the matching
+   * {@link releaseFeeds}, which sends them in the order the venue emitted them. Nests.
    */
-  hold<T>(fn: () => T): T {
+  holdFeeds(): void {
     this.holdDepth++;
-    try {
-      return fn();
-    } finally {
-      if (--this.holdDepth === 0 && this.held.length > 0) {
-        const held = this.held;
-        for (let i = 0; i < held.length; i += 3) this.deliver(held[i]!, held[i + 1]!, held[i + 2]!);
-        held.length = 0;
-        this.out.reset();
-      }
-    }
+  }
+
+  /** Ends a {@link holdFeeds}; the outermost sends the held feeds. */
+  releaseFeeds(): void {
+    if (--this.holdDepth > 0 || this.held.length === 0) return;
+    const held = this.held;
+    for (let i = 0; i < held.length; i += 3) this.deliver(held[i]!, held[i + 1]!, held[i + 2]!);
+    held.length = 0;
+    this.out.reset();
   }
 
   private deliver(userId: number, start: number, end: number): void {

@@ -14,6 +14,7 @@ import { scanRequest } from './request-scanner.ts';
 import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
 import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
 import { TokenWatch } from './token-watch.ts';
+import { sendHotReply } from './reply-bytes.ts';
 import { encodeOrderReply as replyText, type ReplyBody } from './wire-json.ts';
 
 /** One connection to the order websocket. */
@@ -102,19 +103,34 @@ export class OrderGateway implements SocketEndpoint {
       frame = read.frame;
     }
     if (!this.watch.check(session)) return;
-    const rid = requestIdOf(frame, 'rid');
     this.exchange.sync();
-    this.hub.hold(() => {
-      let reply: string;
-      try {
-        if (rid.error !== undefined) throw rid.error;
-        reply = replyText(rid.id, this.dispatch(session, frame));
-      } catch (e) {
-        const { code, message } = errorOf(e);
-        reply = replyText(rid.id, { err: { code, msg: message } });
-      }
-      sendText(session.ws, reply);
-    });
+    // Feeds the command causes wait until its reply is sent (the reply comes first on the wire).
+    this.hub.holdFeeds();
+    try {
+      this.answer(session, frame);
+    } finally {
+      this.hub.releaseFeeds();
+    }
+  }
+
+  /** Runs the request and sends its reply: the hot ones (placed, canceled, integer rid) as bytes, the rest as text. */
+  private answer(session: OrderSession, frame: Frame): void {
+    const raw = frame.rid;
+    const rid = typeof raw === 'number' && Number.isSafeInteger(raw) ? { id: raw } : requestIdOf(frame, 'rid');
+    let body: ReplyBody;
+    try {
+      if (rid.error !== undefined) throw rid.error;
+      body = this.dispatch(session, frame);
+    } catch (e) {
+      const { code, message } = errorOf(e);
+      body = { err: { code, msg: message } };
+    }
+    const id = rid.id;
+    if (typeof id === 'number') {
+      if ('placed' in body && sendHotReply(session.ws, id, body.placed)) return;
+      if ('canceled' in body && sendHotReply(session.ws, id, undefined)) return;
+    }
+    sendText(session.ws, replyText(id, body));
   }
 
   private dispatch(session: OrderSession, frame: Frame): ReplyBody {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { JsonBytes, writeOrderEvent } from '../../../src/api/ws/json-bytes.ts';
+import { writeHotReply } from '../../../src/api/ws/reply-bytes.ts';
+import { encodeOrderReply } from '../../../src/api/ws/wire-json.ts';
 import type { OrderEvent } from '../../../src/venue/order-events.ts';
 import type { WsOrder } from '../../../src/wire/order.ts';
 
@@ -92,6 +94,21 @@ describe('templated order feeds', () => {
           const got = w.buf.subarray(starts[i], i + 1 < events.length ? starts[i + 1] : w.end).toString('utf8');
           expect(got).toBe(JSON.stringify(feedOf(f, priceOfTicks.get(f.fillPriceTicks)!)));
         });
+      }),
+      { seed: SEED, numRuns: 3000 },
+    );
+  });
+});
+
+describe('hot replies written as bytes', () => {
+  it('are encodeOrderReply of {placed} and {canceled} for any rid and order id they take, and refuse the rest', () => {
+    const w = new JsonBytes(16);
+    const rid = fc.oneof(fc.maxSafeInteger(), fc.nat(), fc.constantFrom(-1, 1.5, 2 ** 53, -0));
+    fc.assert(
+      fc.property(rid, fc.option(text, { nil: undefined }), (r, oid) => {
+        const body = oid === undefined ? ({ canceled: true } as const) : { placed: oid };
+        if (writeHotReply(w, r, oid)) expect(w.buf.subarray(0, w.end).toString('utf8')).toBe(encodeOrderReply(r, body));
+        else expect(r >= 0 && Number.isSafeInteger(r) && oid !== undefined && /^[\x20-\x7e]*$/.test(oid) && !/["\\]/.test(oid)).toBe(false);
       }),
       { seed: SEED, numRuns: 3000 },
     );
