@@ -34,7 +34,16 @@ export function isCandleInterval(text: string): text is CandleInterval {
  * Works for negative `sec` (before 1970) too.
  */
 export function candleStartSec(sec: number, interval: CandleInterval): number {
-  const width = CANDLE_INTERVALS[interval];
+  return startOf(sec, CANDLE_INTERVALS[interval]);
+}
+
+/** Numbers `CandleSeries.saveTo` writes. */
+export const CANDLES_SAVED = 1 + INTERVAL_NAMES.length * 6;
+/** Numbers one interval's `saveTo` writes. */
+const COLUMN_SAVED = 6;
+
+/** `candleStartSec` for a width in seconds. */
+function startOf(sec: number, width: number): number {
   return Math.floor(sec / width) * width;
 }
 
@@ -57,11 +66,6 @@ export interface Candle {
   sellVolumeLots: number;
 }
 
-/** Saved candles (`CandleSeries.save`). */
-export interface CandleMemento {
-  readonly lastTradeSec: number | undefined;
-  readonly saved: readonly number[];
-}
 
 /**
  * The candles of one interval as parallel append-only arrays (struct of arrays): no object per
@@ -109,25 +113,30 @@ class IntervalColumns {
     this.buyVolumes.push(isBuy ? qty : 0);
   }
 
-  /** The last bucket and the length, to restore them (`CandleSeries.save`). */
-  save(out: number[]): void {
-    const i = this.starts.length - 1;
-    out.push(this.starts.length);
-    if (i >= 0) out.push(this.highs[i]!, this.lows[i]!, this.closes[i]!, this.volumes[i]!, this.buyVolumes[i]!);
+  /** The last bucket and the length, as `COLUMN_SAVED` numbers at `out[at]` (`CandleSeries.saveTo`). */
+  saveTo(out: Float64Array, at: number): void {
+    const n = this.starts.length;
+    out[at] = n;
+    if (n === 0) return;
+    const i = n - 1;
+    out[at + 1] = this.highs[i]!;
+    out[at + 2] = this.lows[i]!;
+    out[at + 3] = this.closes[i]!;
+    out[at + 4] = this.volumes[i]!;
+    out[at + 5] = this.buyVolumes[i]!;
   }
 
-  /** Undoes every `add` since `save`; returns where the next saved column starts in `saved`. */
-  restore(saved: readonly number[], at: number): number {
+  /** Undoes every `add` since `saveTo` wrote `saved[at]`. */
+  restoreFrom(saved: Float64Array, at: number): void {
     const n = saved[at]!;
     for (const col of [this.starts, this.opens, this.highs, this.lows, this.closes, this.volumes, this.buyVolumes]) col.length = n;
-    if (n === 0) return at + 1;
+    if (n === 0) return;
     const i = n - 1;
     this.highs[i] = saved[at + 1]!;
     this.lows[i] = saved[at + 2]!;
     this.closes[i] = saved[at + 3]!;
     this.volumes[i] = saved[at + 4]!;
     this.buyVolumes[i] = saved[at + 5]!;
-    return at + 6;
   }
 
   candleAt(i: number): Candle {
@@ -181,12 +190,14 @@ class IntervalColumns {
  * trades is omitted). Queries binary-search the bucket starts: O(log n + k).
  */
 export class CandleSeries {
-  private readonly columns = new Map<CandleInterval, IntervalColumns>();
+  /**
+   * One column per interval, in `INTERVAL_NAMES` order (an array, not a `Map`: every trade
+   * walks all of them, and a `Map`'s entry iterator allocated per step).
+   */
+  private readonly columns: IntervalColumns[] = INTERVAL_NAMES.map((name) => new IntervalColumns(CANDLE_INTERVALS[name]));
+  /** The `1d` column: its current bucket holds every trade of the other intervals' current buckets. */
+  private readonly day = this.columns[INTERVAL_NAMES.indexOf('1d')]!;
   private lastTradeSec: number | undefined;
-
-  constructor() {
-    for (const name of INTERVAL_NAMES) this.columns.set(name, new IntervalColumns(CANDLE_INTERVALS[name]));
-  }
 
   /** Time of the latest trade added, Unix seconds, or undefined before the first. */
   get lastTradeTimeSec(): number | undefined {
@@ -196,11 +207,13 @@ export class CandleSeries {
   /**
    * Lots a trade at `sec` could still add without any candle volume passing
    * `Number.MAX_SAFE_INTEGER` (order entry checks this before anything changes).
+   *
+   * Only the `1d` bucket is read: every interval divides the next one up (1 s, 5 s, 1 m, 5 m,
+   * 15 m, 1 h, 1 d), so the bucket of `sec` in any interval lies inside its `1d` bucket, and
+   * trades only ever land in the latest buckets: no bucket's volume exceeds the day's.
    */
   volumeRoomLots(sec: number): number {
-    let largest = 0;
-    for (const [name, col] of this.columns) largest = Math.max(largest, col.volumeAfter(candleStartSec(sec, name), 0));
-    return Number.MAX_SAFE_INTEGER - largest;
+    return Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
   }
 
   /**
@@ -228,31 +241,33 @@ export class CandleSeries {
     if (this.lastTradeSec !== undefined && sec < this.lastTradeSec) {
       throw new RangeError(`addTrade: time went back from ${this.lastTradeSec} to ${sec}`);
     }
-    for (const [name, col] of this.columns) {
-      if (!Number.isSafeInteger(col.volumeAfter(candleStartSec(sec, name), qtyLots))) {
-        throw new RangeError(`addTrade: ${name} candle volume would exceed Number.MAX_SAFE_INTEGER`);
-      }
-    }
+    // The day's bucket is the fullest (see `volumeRoomLots`): if it fits, every bucket does.
+    if (qtyLots > this.volumeRoomLots(sec)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
     const isBuy = aggressorSide === 'B';
-    for (const [name, col] of this.columns) col.add(candleStartSec(sec, name), priceTicks, qtyLots, isBuy);
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) {
+      const col = columns[i]!;
+      col.add(startOf(sec, col.width), priceTicks, qtyLots, isBuy);
+    }
     this.lastTradeSec = sec;
   }
 
   /**
-   * Everything a later `addTrade` can change (each interval's last bucket and count, the last
-   * trade time), for the venue's undo of a failed command. 6 numbers per interval.
+   * Writes everything a later `addTrade` can change (each interval's last bucket and count, the
+   * last trade time) as `CANDLES_SAVED` numbers at `out[at]`, for the venue's undo of a failed
+   * command (no object per save).
    */
-  save(): CandleMemento {
-    const saved: number[] = [];
-    for (const col of this.columns.values()) col.save(saved);
-    return { lastTradeSec: this.lastTradeSec, saved };
+  saveTo(out: Float64Array, at: number): void {
+    out[at] = this.lastTradeSec ?? NaN;
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) columns[i]!.saveTo(out, at + 1 + i * COLUMN_SAVED);
   }
 
-  /** Puts the candles back as they were at `save()`. */
-  restore(m: CandleMemento): void {
-    let at = 0;
-    for (const col of this.columns.values()) at = col.restore(m.saved, at);
-    this.lastTradeSec = m.lastTradeSec;
+  /** Puts the candles back as they were when `saveTo` wrote `saved[at]`. */
+  restoreFrom(saved: Float64Array, at: number): void {
+    const columns = this.columns;
+    for (let i = 0; i < columns.length; i++) columns[i]!.restoreFrom(saved, at + 1 + i * COLUMN_SAVED);
+    this.lastTradeSec = Number.isNaN(saved[at]) ? undefined : saved[at]!;
   }
 
   /**
@@ -288,8 +303,8 @@ export class CandleSeries {
   }
 
   private column(interval: CandleInterval): IntervalColumns {
-    const col = this.columns.get(interval);
-    if (col === undefined) throw new RangeError(`unknown candle interval ${String(interval)}`);
-    return col;
+    const i = isCandleInterval(interval) ? INTERVAL_NAMES.indexOf(interval) : -1;
+    if (i < 0) throw new RangeError(`unknown candle interval ${String(interval)}`);
+    return this.columns[i]!;
   }
 }

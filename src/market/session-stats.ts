@@ -152,13 +152,31 @@ export class SessionStats {
     this.shown = stats;
   }
 
-  /** Everything `addTrade` / `rollTo` change, to put back with `restore` (the venue's undo). */
-  save(): object {
-    return { ...this };
+  /**
+   * Writes the state a later `addTrade` or `rollTo` can change as `STATS_SAVED` numbers at
+   * `out[at]` (undefined as NaN), for the venue's undo of a failed command (no object per save).
+   */
+  saveTo(out: Float64Array, at: number): void {
+    out[at] = this.sessionIndex ?? NaN;
+    out[at + 1] = this.latestSec ?? NaN;
+    out[at + 2] = this.lastTicks ?? NaN;
+    out[at + 3] = this.lastQtyLots ?? NaN;
+    out[at + 4] = this.openTicks ?? NaN;
+    out[at + 5] = this.highTicks ?? NaN;
+    out[at + 6] = this.lowTicks ?? NaN;
+    out[at + 7] = this.volumeLots;
   }
 
-  restore(saved: object): void {
-    Object.assign(this, saved);
+  /** Puts back what `saveTo` wrote at `saved[at]`. */
+  restoreFrom(saved: Float64Array, at: number): void {
+    this.sessionIndex = orUndefined(saved[at]!);
+    this.latestSec = orUndefined(saved[at + 1]!);
+    this.lastTicks = orUndefined(saved[at + 2]!);
+    this.lastQtyLots = orUndefined(saved[at + 3]!);
+    this.openTicks = orUndefined(saved[at + 4]!);
+    this.highTicks = orUndefined(saved[at + 5]!);
+    this.lowTicks = orUndefined(saved[at + 6]!);
+    this.volumeLots = saved[at + 7]!;
   }
 
   private startSession(index: number): void {
@@ -179,4 +197,22 @@ export class SessionStats {
       throw new RangeError(`${what}: time went back from ${this.latestSec} to ${sec}`);
     }
   }
+}
+
+/** Numbers `SessionStats.saveTo` writes. */
+export const STATS_SAVED = 8;
+
+/** Fills `into` with the snapshot the stats saved at `saved[at]` (`saveTo`) would have given. */
+export function snapshotFrom(saved: Float64Array, at: number, into: SessionStatsSnapshot): SessionStatsSnapshot {
+  into.lastTicks = orUndefined(saved[at + 2]!);
+  into.lastQtyLots = orUndefined(saved[at + 3]!);
+  into.openTicks = orUndefined(saved[at + 4]!);
+  into.highTicks = orUndefined(saved[at + 5]!);
+  into.lowTicks = orUndefined(saved[at + 6]!);
+  into.volumeLots = saved[at + 7]!;
+  return into;
+}
+
+function orUndefined(n: number): number | undefined {
+  return Number.isNaN(n) ? undefined : n;
 }

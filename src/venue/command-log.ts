@@ -1,3 +1,4 @@
+import { STATS_SAVED, snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats.ts';
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent, OrderEventRows } from './order-events.ts';
@@ -18,9 +19,10 @@ export class CommandFailedError extends Error {
 /** What a client is told when its command failed midway and was rolled back (REST and websockets). */
 export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure stopped it and every change was rolled back';
 
-// Outbox entry kinds: an order feed, or an announcement to the listeners' hook of that name.
+// Outbox entry kinds: an order feed, an announcement to the listeners' hook of that name, a trade.
 const FEED = 0;
 const ANNOUNCE = 1;
+const TRADE = 2;
 
 /**
  * Makes every venue command all-or-nothing. While a command runs, each change to venue state
@@ -45,6 +47,10 @@ export class CommandLog {
   private readonly outbox: unknown[] = [];
   /** Entries in use in `outbox` (a count, not the array's length: setting that is a runtime call). */
   private outboxLength = 0;
+  /** Session stats as of each trade of the command (`keepStats`), and the one snapshot shown from them. */
+  private tradeStats = new Float64Array(8 * STATS_SAVED);
+  private tradeStatsLength = 0;
+  private readonly shownStats: SessionStatsSnapshot = { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 };
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
   private orderCount = 0;
@@ -82,7 +88,7 @@ export class CommandLog {
     const epoch = this.journal.epoch;
     if (market.undoMarks.trades === epoch) return;
     market.undoMarks.trades = epoch;
-    saveClosure(this.journal, saveTrades(market));
+    saveTrades(this.journal, market);
   }
 
   /** An order event of the command, kept as a row with the order's fill and state as of now. */
@@ -97,9 +103,24 @@ export class CommandLog {
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
-    // A trade's listeners read the session stats as of that trade: keep them with it.
-    if (hook === 'trade') this.push(ANNOUNCE, hook, a, [b, (b as Market).stats.snapshot()]);
+    if (hook === 'trade') this.push(TRADE, b, a, this.keepStats(b as Market));
     else this.push(ANNOUNCE, hook, a, b);
+  }
+
+  /**
+   * A trade's listeners read the session stats as of that trade: they are kept with it, as
+   * numbers in `tradeStats` (no snapshot object per trade). Returns where they start.
+   */
+  private keepStats(market: Market): number {
+    const at = this.tradeStatsLength;
+    if (at + STATS_SAVED > this.tradeStats.length) {
+      const grown = new Float64Array(this.tradeStats.length * 2);
+      grown.set(this.tradeStats);
+      this.tradeStats = grown;
+    }
+    market.stats.saveTo(this.tradeStats, at);
+    this.tradeStatsLength = at + STATS_SAVED;
+    return at;
   }
 
   private push(kind: number, hook: unknown, a: unknown, b: unknown): void {
@@ -151,6 +172,7 @@ export class CommandLog {
       this.journal.rollBack(undoEntry);
     } finally {
       this.outboxLength = 0;
+      this.tradeStatsLength = 0;
       this.events.clear();
     }
     this.toFree.length = 0;
@@ -177,9 +199,10 @@ export class CommandLog {
             if (l.orderEvent !== undefined) l.orderEvent(e);
             if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
           }
-        } else if (box[i + 1] === 'trade') {
-          const [market, stats] = box[i + 3] as [Market, ReturnType<Market['stats']['snapshot']>];
-          market.stats.showAsOf(stats);
+        } else if (box[i] === TRADE) {
+          const market = box[i + 1] as Market;
+          // `snapshot()` copies what is shown, so one object serves every trade.
+          market.stats.showAsOf(snapshotFrom(this.tradeStats, box[i + 3] as number, this.shownStats));
           try {
             for (const l of listeners.trade) l.trade!(box[i + 2] as VenueTrade, market);
           } finally {
@@ -195,6 +218,7 @@ export class CommandLog {
       }
     } finally {
       this.outboxLength = 0;
+      this.tradeStatsLength = 0;
       this.events.clear();
     }
   }

@@ -1,6 +1,8 @@
 import type { OrderBook } from '../book/order-book.ts';
 import { BookEvents, EV_CANCELED, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
 import type { Money } from '../core/money.ts';
+import { CANDLES_SAVED } from '../market/candles.ts';
+import { STATS_SAVED } from '../market/session-stats.ts';
 import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import type { Account, AccountPosition } from './account.ts';
@@ -13,7 +15,7 @@ import type { UndoJournal } from './undo-journal.ts';
  * hot changes (order records, accounts and positions, allocations, the book's levels) write
  * what they are about to touch as an entry of the command's `UndoJournal` (numbers and
  * pointers, no closure, saved once per command); `undoEntry` puts an entry back. Rare changes
- * (funding averages, candles and stats, once per command) still register a closure (`U_CLOSURE`).
+ * (funding averages, once per command) still register a closure (`U_CLOSURE`).
  * Saving is O(1) (the book's levels are rebuilt only on failure).
  */
 
@@ -25,6 +27,7 @@ const U_LEVEL = 4;
 const U_PLACE = 5;
 const U_MARKET = 6;
 const U_POSITION = 7;
+const U_TRADES = 8;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {
@@ -106,6 +109,8 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return undoLevel(nums, at, refs, r);
     case U_PLACE:
       return undoPlace(nums, at, refs, r);
+    case U_TRADES:
+      return undoTrades(nums, at, refs, r);
     case U_MARKET:
       return (refs[r] as Market).restoreFrom(nums, at, refs, r + 1);
     default:
@@ -147,14 +152,18 @@ export function saveAverages(market: Market): () => void {
   };
 }
 
-/** Saves a market's candles and session stats (before its first trade in a command). */
-export function saveTrades(market: Market): () => void {
-  const candles = market.candles.save();
-  const stats = market.stats.save();
-  return () => {
-    market.candles.restore(candles);
-    market.stats.restore(stats);
-  };
+/** Saves a market's candles and session stats as numbers (before its first trade in a command). */
+export function saveTrades(j: UndoJournal, market: Market): void {
+  const at = j.entry(U_TRADES, CANDLES_SAVED + STATS_SAVED);
+  market.candles.saveTo(j.nums, at);
+  market.stats.saveTo(j.nums, at + CANDLES_SAVED);
+  j.ref(market);
+}
+
+function undoTrades(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const market = refs[r] as Market;
+  market.candles.restoreFrom(nums, at);
+  market.stats.restoreFrom(nums, at + CANDLES_SAVED);
 }
 
 /** One resting order of a level, as the book's undo rebuilds it. */

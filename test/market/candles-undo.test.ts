@@ -1,0 +1,110 @@
+import { describe, it, expect } from 'vitest';
+import fc from 'fast-check';
+import { CANDLE_INTERVALS, CANDLES_SAVED, CandleSeries, candleStartSec, type CandleInterval } from '../../src/market/candles.ts';
+import { SessionStats, STATS_SAVED, snapshotFrom } from '../../src/market/session-stats.ts';
+import type { Side } from '../../src/core/types.ts';
+
+const INTERVALS = Object.keys(CANDLE_INTERVALS) as CandleInterval[];
+
+interface Trade {
+  dSec: number;
+  price: number;
+  qty: number;
+  side: Side;
+}
+
+const trade = fc.record({
+  dSec: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 90_000 })),
+  price: fc.integer({ min: 1, max: 1_000_000 }),
+  qty: fc.integer({ min: 1, max: 1_000 }),
+  side: fc.constantFrom<Side>('B', 'S'),
+});
+
+/** Adds `trades` from `sec` on; returns the time of the last one. */
+function addAll(candles: CandleSeries, stats: SessionStats, sec: number, trades: readonly Trade[]): number {
+  for (const t of trades) {
+    sec += t.dSec;
+    candles.addTrade(sec, t.price, t.qty, t.side);
+    stats.addTrade(sec, t.price, t.qty);
+  }
+  return sec;
+}
+
+/** Everything a reader of the candles sees. */
+function everyCandle(c: CandleSeries) {
+  return INTERVALS.map((i) => ({ interval: i, candles: c.query(i, -Infinity, Infinity), last: c.last(i), time: c.lastTradeTimeSec }));
+}
+
+describe('candles and session stats saved as numbers (the venue undo of a failed command)', () => {
+  it('restoring what saveTo wrote gives back exactly the series and stats as they were, whatever was added since', () => {
+    fc.assert(
+      fc.property(fc.array(trade, { maxLength: 30 }), fc.array(trade, { minLength: 1, maxLength: 30 }), (before, after) => {
+        const start = 1_704_067_200;
+        const candles = new CandleSeries();
+        const stats = new SessionStats();
+        const sec = addAll(candles, stats, start, before);
+        const saved = new Float64Array(CANDLES_SAVED + STATS_SAVED);
+        candles.saveTo(saved, 0);
+        stats.saveTo(saved, CANDLES_SAVED);
+        const expectedCandles = everyCandle(candles);
+        const expectedStats = stats.snapshot();
+        addAll(candles, stats, sec, after);
+        candles.restoreFrom(saved, 0);
+        stats.restoreFrom(saved, CANDLES_SAVED);
+        expect(everyCandle(candles)).toEqual(expectedCandles);
+        expect(stats.snapshot()).toEqual(expectedStats);
+        // …and the restored series goes on as the untouched one would.
+        const twin = new CandleSeries();
+        const twinStats = new SessionStats();
+        addAll(twin, twinStats, start, before);
+        addAll(twin, twinStats, sec, after);
+        addAll(candles, stats, sec, after);
+        expect(everyCandle(candles)).toEqual(everyCandle(twin));
+        expect(stats.snapshot()).toEqual(twinStats.snapshot());
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the stats kept for a trade show as the snapshot taken then', () => {
+    fc.assert(
+      fc.property(fc.array(trade, { maxLength: 20 }), (trades) => {
+        const stats = new SessionStats();
+        addAll(new CandleSeries(), stats, 1_704_067_200, trades);
+        const kept = new Float64Array(STATS_SAVED);
+        stats.saveTo(kept, 0);
+        const into = { lastTicks: 1, lastQtyLots: 1, openTicks: 1, highTicks: 1, lowTicks: 1, volumeLots: 1 };
+        expect(snapshotFrom(kept, 0, into)).toEqual(stats.snapshot());
+      }),
+    );
+  });
+});
+
+describe('candle volume room', () => {
+  it('equals the room left in the fullest current bucket of any interval (the day bounds them all)', () => {
+    fc.assert(
+      fc.property(fc.array(trade, { maxLength: 40 }), fc.integer({ min: 0, max: 200_000 }), (trades, ahead) => {
+        const candles = new CandleSeries();
+        const sec = addAll(candles, new SessionStats(), 1_704_067_200, trades);
+        const at = sec + ahead;
+        let fullest = 0;
+        for (const i of INTERVALS) {
+          const last = candles.last(i);
+          if (last !== undefined && last.startSec === candleStartSec(at, i)) fullest = Math.max(fullest, last.volumeLots);
+        }
+        expect(candles.volumeRoomLots(at)).toBe(Number.MAX_SAFE_INTEGER - fullest);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a trade that would take a bucket past 2^53 is refused and changes nothing', () => {
+    const candles = new CandleSeries();
+    candles.addTrade(100, 10, Number.MAX_SAFE_INTEGER - 5, 'B');
+    const before = everyCandle(candles);
+    expect(() => candles.addTrade(101, 10, 6, 'S')).toThrow(RangeError);
+    expect(everyCandle(candles)).toEqual(before);
+    candles.addTrade(101, 10, 5, 'S');
+    expect(candles.last('1d')!.volumeLots).toBe(Number.MAX_SAFE_INTEGER);
+  });
+});
