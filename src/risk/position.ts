@@ -62,20 +62,31 @@ export class Position {
    * A fill against the position closes the oldest lots first; any excess opens the other way.
    */
   applyFill(side: Side, priceTicks: number, qtyLots: number): bigint {
+    const realized = this.applyFillTicks(side, priceTicks, qtyLots);
+    return Number.isNaN(realized) ? this.lastRealizedBig : realized === 0 ? 0n : BigInt(realized);
+  }
+
+  /**
+   * `applyFill` with the realized tick·lots as a number (a safe integer) while the totals are
+   * numbers, so the caller needs no bigint; NaN once they are bigints, the realized amount
+   * then being `lastRealizedBig`.
+   */
+  applyFillTicks(side: Side, priceTicks: number, qtyLots: number): number {
     this.version++;
     if (this.big === undefined) {
       const notional = priceTicks * qtyLots;
       // Every total below moves by at most notional + openCost (closing lots realizes at most
       // their cost plus the fill's notional): if that bound is safe, each step is exact.
       const bound = Math.abs(notional) + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN);
-      if (Number.isSafeInteger(notional) && bound <= Number.MAX_SAFE_INTEGER) {
-        const realized = this.fillNumbers(side, priceTicks, qtyLots, notional);
-        return realized === 0 ? 0n : BigInt(realized);
-      }
+      if (Number.isSafeInteger(notional) && bound <= Number.MAX_SAFE_INTEGER) return this.fillNumbers(side, priceTicks, qtyLots, notional);
       this.big = { buy: BigInt(this.buyN), sell: BigInt(this.sellN), realized: BigInt(this.realizedN), openCost: BigInt(this.openCostN) };
     }
-    return this.fillBig(this.big, side, priceTicks, qtyLots);
+    this.lastRealizedBig = this.fillBig(this.big, side, priceTicks, qtyLots);
+    return NaN;
   }
+
+  /** Trading PnL the last `applyFillTicks` realized when it answered NaN, in tick·lots. */
+  lastRealizedBig = 0n;
 
   private fillNumbers(side: Side, priceTicks: number, qtyLots: number, notional: number): number {
     if (side === 'B') {

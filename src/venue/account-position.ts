@@ -5,12 +5,21 @@ import type { Market } from './market.ts';
 import type { BigRational } from '../market/rational.ts';
 import type { Instrument } from './instrument.ts';
 
+/** What an `AccountPosition` reads from its account: the money still pending as tick·lot counters. */
+interface PendingMoney {
+  pendingOf(marketIndex: number): { realized: Money; fees: Money };
+}
+
 /** A position plus the money it has settled into cash. */
 export class AccountPosition {
   readonly position = new Position();
-  /** Realized trading PnL (FIFO), fees paid and funding received, all Money. */
-  tradingPnl: Money = 0n;
-  fees: Money = 0n;
+  /**
+   * Realized trading PnL (FIFO) and fees paid, but for what the account's market row still
+   * holds as tick·lot counters (`Account.addFillTicks`): `tradingPnl` and `fees` add it.
+   */
+  tradingPnlBase: Money = 0n;
+  feesBase: Money = 0n;
+  /** Funding received, Money. */
   funding: Money = 0n;
 
   // The last unrealized PnL and margin, with the inputs they were computed from: the margin
@@ -24,7 +33,34 @@ export class AccountPosition {
   private mPct: BigRational | undefined = undefined;
   private mValue: Money = 0n;
 
-  constructor(readonly market: Market) {}
+  constructor(
+    readonly market: Market,
+    private readonly account: PendingMoney,
+  ) {}
+
+  /** Realized trading PnL (FIFO), Money. */
+  get tradingPnl(): Money {
+    return this.tradingPnlBase + this.account.pendingOf(this.market.index).realized;
+  }
+
+  set tradingPnl(value: Money) {
+    this.tradingPnlBase = value - this.account.pendingOf(this.market.index).realized;
+  }
+
+  /** Fees paid (maker rebates negative), Money. */
+  get fees(): Money {
+    return this.feesBase + this.account.pendingOf(this.market.index).fees;
+  }
+
+  set fees(value: Money) {
+    this.feesBase = value - this.account.pendingOf(this.market.index).fees;
+  }
+
+  /** Adds Money straight to the bigints (a fill without counters, or counters folded). */
+  addToBases(realized: Money, fee: Money): void {
+    this.tradingPnlBase += realized;
+    this.feesBase += fee;
+  }
 
   /** Drops the cached values (the position was put back by an undo: its version repeats). */
   forgetCache(): void {

@@ -1,30 +1,21 @@
 import type { Money } from '../core/money.ts';
 import type { Position } from '../risk/position.ts';
 import { AccountPosition } from './account-position.ts';
+import { M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_SAVED, M_SAVED_POSITION, M_TRADED, PER_MARKET, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
 import type { Market } from './market.ts';
 import { B_IM_BIG, F_BITS, F_FILLED, F_NEXT, F_PREV, F_PRICE, F_QTY, NO_SLOT, type OrderStore } from './order-store.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
+export { PENDING_SAVED } from './account-rows.ts';
+import { PENDING_SAVED } from './account-rows.ts';
 
-// The numbers of `Account.byMarket`, per market.
-const M_COUNT = 0;
-const M_LOTS = 1;
-const M_SAVED = 2;
-/** Σ priceTicks × remaining lots of open orders whose margin is this sum × the market's factor. */
-const M_IM_NOTIONAL = 3;
-// The position's bought + sold lots, net lots and open cost (tick·lots; NaN past 2^53), copied
-// from it after every change (`syncPosition`): the order checks read them from here.
-const M_TRADED = 4;
-const M_NET = 5;
-const M_COST = 6;
-/** The undo's first-touch mark of the position (`M_SAVED`: of the money and open orders). */
-const M_SAVED_POSITION = 7;
-const PER_MARKET = 8;
+const NO_PENDING = new Float64Array(PENDING_SAVED);
 
 /** One user's money, positions and open orders. */
 export class Account {
-  private cashMoney: Money;
-  /** `cash` as a double (for the margin pre-check: no bigint conversion per order). */
+  /** Cash but for the money of fills still pending in the market rows (`cash` adds it). */
+  private cashBase: Money;
+  /** `cashBase` as a double (for the margin pre-check: no bigint conversion per order). */
   private cashApprox: number;
   /** Σ admin credits and debits. */
   adjustments: Money = 0n;
@@ -59,18 +50,69 @@ export class Account {
     /** The venue's markets, by index (their margin factors). */
     private readonly markets: readonly Market[],
   ) {
-    this.cashMoney = startingCash;
+    this.cashBase = startingCash;
     this.cashApprox = Number(startingCash);
   }
 
   /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
   get cash(): Money {
-    return this.cashMoney;
+    return this.cashBase + this.pendingCash();
   }
 
   set cash(value: Money) {
-    this.cashMoney = value;
+    this.setCashBase(value - this.pendingCash());
+  }
+
+  private setCashBase(value: Money): void {
+    this.cashBase = value;
     this.cashApprox = Number(value);
+  }
+
+  /**
+   * Books one fill's money in `market` without a bigint: `realizedTicks` of trading PnL and
+   * `notionalTicks` (price × lots) at the taker's or maker's fee, as tick·lot counters in the
+   * market row (read as Money by `cash`, `AccountPosition.tradingPnl` and `.fees`). Exact: a
+   * counter that would pass 2^53 is first folded into the Money it stands for. The caller
+   * checked that both are safe integers and that the market's fee factor is whole.
+   */
+  addFillTicks(market: Market, realizedTicks: number, notionalTicks: number, aggressor: boolean): void {
+    const m = this.marketRow(market.index);
+    const rows = this.byMarket;
+    if (countFill(rows, m, realizedTicks, notionalTicks, aggressor)) return;
+    this.foldPending(market.index);
+    countFill(rows, m, realizedTicks, notionalTicks, aggressor);
+  }
+
+  /** Books money of a fill that has no tick·lot counter (past 2^53, or a fee rate without whole factor). */
+  addFillMoney(p: AccountPosition, realized: Money, fee: Money): void {
+    p.addToBases(realized, fee);
+    this.setCashBase(this.cashBase + realized - fee);
+  }
+
+  /** Realized trading PnL and fees still pending as counters in market `marketIndex`, as Money. */
+  pendingOf(marketIndex: number): { realized: Money; fees: Money } {
+    return pendingMoneyOf(this.byMarket, marketIndex * PER_MARKET, this.markets[marketIndex]!);
+  }
+
+  /** Σ over markets of pending realized PnL − fees, as Money. */
+  private pendingCash(): Money {
+    return pendingCashOf(this.byMarket, this.markets);
+  }
+
+  /** Turns the counters of market `marketIndex` into Money in the position's and the cash's bigints. */
+  private foldPending(marketIndex: number): void {
+    const { realized, fees } = this.pendingOf(marketIndex);
+    copyPending(NO_PENDING, 0, this.byMarket, marketIndex * PER_MARKET + M_REALIZED);
+    this.addFillMoney(this.positionByMarket[marketIndex]!, realized, fees);
+  }
+
+  /** The pending counters of market `marketIndex` as `restorePending` takes them back. */
+  savePending(marketIndex: number, nums: Float64Array, at: number): void {
+    copyPending(this.byMarket, this.marketRow(marketIndex) + M_REALIZED, nums, at);
+  }
+
+  restorePending(marketIndex: number, nums: Float64Array, at: number): void {
+    copyPending(nums, at, this.byMarket, this.marketRow(marketIndex) + M_REALIZED);
   }
 
   /** Σ initial margin reserved by open orders (exact: Σ notional × factor per market, plus the orders kept as Money). */
@@ -102,7 +144,7 @@ export class Account {
   positionIn(market: Market): AccountPosition {
     let p = this.positionByMarket[market.index];
     if (p === undefined) {
-      p = new AccountPosition(market);
+      p = new AccountPosition(market, this);
       this.positionByMarket[market.index] = p;
       this.positionList.push(p);
     }
@@ -209,44 +251,10 @@ export class Account {
 
   /**
    * Whether `imApprox` (≈ the initial margin of a new order, as a double) more initial margin
-   * fits: openOrdersIm + positions' initial margin + im ≤ equity. Decided in doubles, without a
-   * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
-   * (or a value is not representable here), and the caller decides exactly. Why this is exact:
-   * every term is an exact Money amount off by at most a few units in 2^53 of its size as a
-   * double, so a slack beyond (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
+   * fits, decided in doubles: 1 fits, -1 does not, 0 too close to call (see `marginFitsApprox`).
    */
   initialMarginFits(imApprox: number): number {
-    const cash = this.cashApprox;
-    const big = this.openImBig === 0n ? 0 : Number(this.openImBig);
-    let slack = cash - big - imApprox;
-    let size = Math.abs(cash) + Math.abs(big) + Math.abs(imApprox);
-    const rows = this.byMarket;
-    let terms = 3;
-    for (let m = 0; m < rows.length; m += PER_MARKET) {
-      const notional = rows[m + M_IM_NOTIONAL]!;
-      const net = rows[m + M_NET]!;
-      if (notional === 0 && net === 0) continue;
-      const market = this.markets[m / PER_MARKET]!;
-      const imPerTickLot = market.imPerTickLotApprox;
-      if (notional !== 0) {
-        const open = notional * imPerTickLot;
-        slack -= open;
-        size += Math.abs(open);
-      }
-      if (net !== 0) {
-        const mark = market.markTicks;
-        const cost = rows[m + M_COST]!;
-        const uTicks = Number.isNaN(cost) ? this.positionByMarket[m / PER_MARKET]!.position.unrealizedTicksApprox(mark) : net > 0 ? mark * net - cost : cost + mark * net;
-        const u = uTicks * market.tickLotMoneyApprox;
-        const im = Math.abs(net) * mark * imPerTickLot;
-        slack += u - im;
-        size += Math.abs(u) + Math.abs(im);
-      }
-      terms += 3;
-    }
-    if (!Number.isFinite(slack) || !Number.isFinite(size)) return 0;
-    const error = size * (terms + 8) * 2 ** -52;
-    return slack > error ? 1 : slack < -error ? -1 : 0;
+    return marginFitsApprox(this.byMarket, this.markets, this.positionByMarket, this.cashApprox, this.openImBig === 0n ? 0 : Number(this.openImBig), imApprox);
   }
 
   /** Money and open-order numbers (account-wide, then in market `marketIndex`) as `restoreMoney` takes them back. */
@@ -258,14 +266,14 @@ export class Account {
     nums[at + 3] = this.openHead;
     nums[at + 4] = this.openTail;
     nums[at + 5] = this.openCount;
-    out.ref(this.cashMoney);
+    out.ref(this.cashBase);
     out.ref(this.adjustments);
     out.ref(this.openImBig);
   }
 
   /** Puts back what `saveMoney` wrote (the venue's undo). */
   restoreMoney(marketIndex: number, nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
-    this.cash = refs[refAt] as Money;
+    this.setCashBase(refs[refAt] as Money);
     this.adjustments = refs[refAt + 1] as Money;
     this.openImBig = refs[refAt + 2] as Money;
     const m = this.marketRow(marketIndex);
@@ -286,6 +294,8 @@ export class Account {
     if (p === undefined) return;
     this.positionByMarket[marketIndex] = undefined;
     this.syncPosition(marketIndex, undefined);
+    // No fill before the position existed: nothing was pending in this market.
+    this.restorePending(marketIndex, NO_PENDING, 0);
     this.positionList.splice(this.positionList.indexOf(p), 1);
   }
 

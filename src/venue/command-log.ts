@@ -141,7 +141,7 @@ export class CommandLog {
     this.liquidationCount = c.liquidationIds.count;
     this.executionCount = c.executionIds.count;
     this.tradeCount = c.tradeIds.count;
-    this.feesCollected = c.feesCollected;
+    this.feesCollectedBase = c.feesCollectedBase;
     this.liquidations = c.liquidations;
     this.openOrders = c.openOrders;
   }
@@ -163,7 +163,7 @@ export class CommandLog {
     return cause instanceof CommandFailedError ? cause : new CommandFailedError(cause);
   }
 
-  private feesCollected = 0n;
+  private feesCollectedBase = 0n;
   private liquidations = 0;
   private openOrders = 0;
 
@@ -181,7 +181,7 @@ export class CommandLog {
     c.liquidationIds.rewind(this.liquidationCount);
     c.executionIds.rewind(this.executionCount);
     c.tradeIds.rewind(this.tradeCount);
-    c.feesCollected = this.feesCollected;
+    c.feesCollectedBase = this.feesCollectedBase;
     c.liquidations = this.liquidations;
     c.openOrders = this.openOrders;
   }
@@ -237,7 +237,8 @@ export interface CommandCounters {
   readonly liquidationIds: { readonly count: number; rewind(count: number): void };
   readonly executionIds: { readonly count: number; rewind(count: number): void };
   readonly tradeIds: { readonly count: number; rewind(count: number): void };
-  feesCollected: bigint;
+  /** Σ fees but for those the markets count in tick·lots (their undo is the market's). */
+  feesCollectedBase: bigint;
   liquidations: number;
   /** Open orders of all accounts (the books hold more when they hold recorded liquidity). */
   openOrders: number;

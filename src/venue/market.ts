@@ -60,8 +60,17 @@ export class Market {
   readonly imPerTickLotApprox: number;
   // Money per tick·lot of the taker fee, maker fee and initial margin when that is a whole
   // number of Money units (the usual case), else undefined (then `tickLotsAtRate` rounds).
-  private readonly takerFeeFactor: Money | undefined;
-  private readonly makerFeeFactor: Money | undefined;
+  readonly takerFeeFactor: Money | undefined;
+  readonly makerFeeFactor: Money | undefined;
+  /** The fee factors as doubles (0 without a whole factor: then no fill is counted in tick·lots). */
+  readonly takerFeeApprox: number;
+  readonly makerFeeApprox: number;
+  /**
+   * Σ notional (tick·lots) of taker and of maker fills whose fees the venue collected but has
+   * not yet added to its Money total (`VenueState.feesCollected` adds them; see `collectFeeTicks`).
+   */
+  takerFeeTicks = 0;
+  makerFeeTicks = 0;
   /** Initial margin (Money) per tick·lot when a whole number, else undefined. */
   readonly imFactor: Money | undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
@@ -94,6 +103,15 @@ export class Market {
     this.takerFeeFactor = wholeFactor(instrument.tickLotMoney, instrument.takerFee);
     this.makerFeeFactor = wholeFactor(instrument.tickLotMoney, instrument.makerFee);
     this.imFactor = wholeFactor(instrument.tickLotMoney, instrument.initialMarginPct);
+    this.takerFeeApprox = this.takerFeeFactor === undefined ? 0 : Number(this.takerFeeFactor);
+    this.makerFeeApprox = this.makerFeeFactor === undefined ? 0 : Number(this.makerFeeFactor);
+  }
+
+  /** The fees of the counters `takerFeeTicks` / `makerFeeTicks`, as Money. */
+  get pendingFees(): Money {
+    const t = this.takerFeeTicks;
+    const m = this.makerFeeTicks;
+    return (t === 0 ? 0n : BigInt(t) * this.takerFeeFactor!) + (m === 0 ? 0n : BigInt(m) * this.makerFeeFactor!);
   }
 
   /** The fee of a fill of `tickLots` (price ticks × lots), taker's or maker's: `tickLotsAtRate` without its lookup. */
@@ -161,7 +179,7 @@ export class Market {
    * references (the venue's undo).
    */
   saveTo(j: UndoJournal, op: number): void {
-    const at = j.entry(op, 6);
+    const at = j.entry(op, 8);
     const n = j.nums;
     n[at] = this.indexTicks;
     n[at + 1] = this.markTicks;
@@ -169,6 +187,8 @@ export class Market {
     n[at + 3] = this.bandTicks;
     n[at + 4] = this.markHistory.length;
     n[at + 5] = this.fundingHistory.length;
+    n[at + 6] = this.takerFeeTicks;
+    n[at + 7] = this.makerFeeTicks;
     j.ref(this);
     j.ref(this.state);
     j.ref(this.recordedFundingRate);
@@ -182,6 +202,8 @@ export class Market {
     this.bandTicks = n[at + 3]!;
     this.markHistory.length = n[at + 4]!;
     this.fundingHistory.length = n[at + 5]!;
+    this.takerFeeTicks = n[at + 6]!;
+    this.makerFeeTicks = n[at + 7]!;
     this.state = refs[refAt] as InstrumentState;
     this.recordedFundingRate = refs[refAt + 1] as BigRational | undefined;
   }

@@ -294,20 +294,20 @@ export class OrderFlow {
     // Only a maker's last fill closes it (a taker is in no chain yet).
     this.saveOrder(slot, market, true, !aggressor && store.field(slot, F_FILLED) + lots === store.field(slot, F_QTY));
     const position = account.positionIn(market);
-    const side = store.side(slot);
-    const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
-    const realizedTicks = position.position.applyFill(side, priceTicks, lots);
+    const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
     account.syncPosition(market.index, position.position);
     faultPoint('fill.position');
-    if (realizedTicks !== 0n) {
-      // An opening fill realizes nothing: no bigint work for it.
-      const realized = realizedTicks * inst.tickLotMoney;
-      position.tradingPnl += realized;
-      account.cash += realized;
+    const notional = priceTicks * lots;
+    if (!Number.isNaN(realizedTicks) && Number.isSafeInteger(notional) && (aggressor ? market.takerFeeFactor : market.makerFeeFactor) !== undefined) {
+      // The usual fill: its PnL and fee stay tick·lot counters until read (no bigint).
+      account.addFillTicks(market, realizedTicks, notional, aggressor);
+      s.collectFeeTicks(market, notional, aggressor);
+    } else {
+      const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
+      const realized = Number.isNaN(realizedTicks) ? position.position.lastRealizedBig : BigInt(realizedTicks);
+      account.addFillMoney(position, realized * inst.tickLotMoney, fee);
+      s.feesCollectedBase += fee;
     }
-    position.fees += fee;
-    account.cash -= fee;
-    s.feesCollected += fee;
     faultPoint('fill.cash');
 
     if (!aggressor) account.restingFilled(store, slot, market, lots);

@@ -5,7 +5,7 @@ import { CANDLES_SAVED } from '../market/candles.ts';
 import { STATS_SAVED } from '../market/session-stats.ts';
 import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
-import type { Account, AccountPosition } from './account.ts';
+import { PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
 import { B_IM_BIG, F_BITS, F_PRICE, F_SAVED, F_USER, STRIDE, type OrderStore } from './order-store.ts';
 import type { UndoJournal } from './undo-journal.ts';
@@ -78,15 +78,16 @@ export function saveAccount(j: UndoJournal, account: Account, market: Market): v
 export function savePosition(j: UndoJournal, account: Account, market: Market): void {
   if (!account.markSaved(market.index, j.epoch, true)) return;
   const p = account.findPosition(market);
-  const at = j.entry(U_POSITION, 1 + (p === undefined ? 0 : POSITION_SAVED_NUMBERS));
+  const at = j.entry(U_POSITION, 1 + (p === undefined ? 0 : PENDING_SAVED + POSITION_SAVED_NUMBERS));
   j.nums[at] = market.index;
   j.ref(account);
   j.ref(p);
   if (p === undefined) return;
-  j.ref(p.tradingPnl);
-  j.ref(p.fees);
+  j.ref(p.tradingPnlBase);
+  j.ref(p.feesBase);
   j.ref(p.funding);
-  p.position.saveTo(j.nums, at + 1, j);
+  account.savePending(market.index, j.nums, at + 1);
+  p.position.saveTo(j.nums, at + 1 + PENDING_SAVED, j);
 }
 
 /** Puts back one journal entry (see `UndoJournal.rollBack`). */
@@ -129,10 +130,11 @@ function undoPosition(nums: Float64Array, at: number, refs: unknown[], r: number
   const marketIndex = nums[at]!;
   const p = refs[r + 1] as AccountPosition | undefined;
   if (p === undefined) return account.dropPosition(marketIndex);
-  p.tradingPnl = refs[r + 2] as Money;
-  p.fees = refs[r + 3] as Money;
+  p.tradingPnlBase = refs[r + 2] as Money;
+  p.feesBase = refs[r + 3] as Money;
   p.funding = refs[r + 4] as Money;
-  p.position.restoreFrom(nums, at + 1, refs, r + 5);
+  account.restorePending(marketIndex, nums, at + 1);
+  p.position.restoreFrom(nums, at + 1 + PENDING_SAVED, refs, r + 5);
   p.forgetCache();
   account.syncPosition(marketIndex, p.position);
 }

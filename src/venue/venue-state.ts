@@ -26,8 +26,8 @@ export class VenueState {
   readonly liquidationIds = new IdGenerator('L-');
   readonly executionIds = new CounterIds();
   readonly tradeIds = new CounterIds();
-  /** Σ fees charged (maker rebates count negative). */
-  feesCollected: Money = 0n;
+  /** Σ fees charged (maker rebates count negative), but for those the markets still count in tick·lots. */
+  feesCollectedBase: Money = 0n;
   /** Number of times an account was liquidated. */
   liquidations = 0;
   /** Open orders of all accounts (the books hold more when they hold recorded liquidity). */
@@ -43,6 +43,28 @@ export class VenueState {
   private tradeListeners: VenueListener[] = [];
 
   constructor(readonly clock: SimClock) {}
+
+  /** Σ fees charged (maker rebates count negative). */
+  get feesCollected(): Money {
+    let total = this.feesCollectedBase;
+    for (const m of this.markets) total += m.pendingFees;
+    return total;
+  }
+
+  /**
+   * Collects a fill's fee as tick·lots in its market's counter (no bigint per fill), folding
+   * the counter into `feesCollectedBase` first when it would pass 2^53. The caller checked that
+   * `notionalTicks` is a safe integer and the market's fee factor whole.
+   */
+  collectFeeTicks(market: Market, notionalTicks: number, aggressor: boolean): void {
+    if (!Number.isSafeInteger((aggressor ? market.takerFeeTicks : market.makerFeeTicks) + notionalTicks)) {
+      this.feesCollectedBase += market.pendingFees;
+      market.takerFeeTicks = 0;
+      market.makerFeeTicks = 0;
+    }
+    if (aggressor) market.takerFeeTicks += notionalTicks;
+    else market.makerFeeTicks += notionalTicks;
+  }
 
   /** Milliseconds of the current sim time (for ULID-style ids). */
   nowMs(): number {

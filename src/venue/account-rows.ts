@@ -1,0 +1,136 @@
+import type { Money } from '../core/money.ts';
+import type { AccountPosition } from './account-position.ts';
+import type { Market } from './market.ts';
+
+/**
+ * An account's numbers per market, `PER_MARKET` side by side in one array (`Account.byMarket`),
+ * and what is computed from them alone: the money still pending as tick·lot counters and the
+ * margin pre-check in doubles.
+ */
+
+// The numbers of `Account.byMarket`, per market.
+export const M_COUNT = 0;
+export const M_LOTS = 1;
+export const M_SAVED = 2;
+/** Σ priceTicks × remaining lots of open orders whose margin is this sum × the market's factor. */
+export const M_IM_NOTIONAL = 3;
+// The position's bought + sold lots, net lots and open cost (tick·lots; NaN past 2^53), copied
+// from it after every change (`syncPosition`): the order checks read them from here.
+export const M_TRADED = 4;
+export const M_NET = 5;
+export const M_COST = 6;
+/** The undo's first-touch mark of the position (`M_SAVED`: of the money and open orders). */
+export const M_SAVED_POSITION = 7;
+// Money of the fills in this market not yet turned into Money (see `addFillTicks`), in tick·lots:
+// realized trading PnL, and the notional of taker and of maker fills (whose fees are that × the
+// market's whole fee factor). Each a safe integer; folded into the bigints before passing 2^53.
+export const M_REALIZED = 8;
+export const M_TAKER = 9;
+export const M_MAKER = 10;
+export const PER_MARKET = 11;
+/** How many pending counters `savePending` writes. */
+export const PENDING_SAVED = 3;
+
+
+/**
+ * Adds a fill to the counters of the row at `m` (see `Account.addFillTicks`); false, changing
+ * nothing, when a counter would pass 2^53 (the caller folds them into Money and retries).
+ */
+export function countFill(rows: number[], m: number, realizedTicks: number, notionalTicks: number, aggressor: boolean): boolean {
+  const fee = m + (aggressor ? M_TAKER : M_MAKER);
+  const realized = rows[m + M_REALIZED]! + realizedTicks;
+  const notional = rows[fee]! + notionalTicks;
+  if (!Number.isSafeInteger(realized) || !Number.isSafeInteger(notional)) return false;
+  rows[m + M_REALIZED] = realized;
+  rows[fee] = notional;
+  return true;
+}
+
+/** Copies the `PENDING_SAVED` counters from `from[f]` to `to[t]` (a row's, at `M_REALIZED` on, and a saved run, either way). */
+export function copyPending(from: ArrayLike<number>, f: number, to: { [i: number]: number }, t: number): void {
+  to[t] = from[f]!;
+  to[t + 1] = from[f + 1]!;
+  to[t + 2] = from[f + 2]!;
+}
+
+/** Realized trading PnL and fees pending as counters in the row at `m`, as Money. */
+export function pendingMoneyOf(rows: readonly number[], m: number, market: Market): { realized: Money; fees: Money } {
+  const realized = rows[m + M_REALIZED] ?? 0;
+  const taker = rows[m + M_TAKER] ?? 0;
+  const maker = rows[m + M_MAKER] ?? 0;
+  return {
+    realized: realized === 0 ? 0n : BigInt(realized) * market.instrument.tickLotMoney,
+    fees: (taker === 0 ? 0n : BigInt(taker) * market.takerFeeFactor!) + (maker === 0 ? 0n : BigInt(maker) * market.makerFeeFactor!),
+  };
+}
+
+/** Σ over markets of pending realized PnL − fees, as Money. */
+export function pendingCashOf(rows: readonly number[], markets: readonly Market[]): Money {
+  let total = 0n;
+  for (let m = 0; m < rows.length; m += PER_MARKET) {
+    if (rows[m + M_REALIZED] === 0 && rows[m + M_TAKER] === 0 && rows[m + M_MAKER] === 0) continue;
+    const { realized, fees } = pendingMoneyOf(rows, m, markets[m / PER_MARKET]!);
+    total += realized - fees;
+  }
+  return total;
+}
+
+/**
+ * Whether `imApprox` (≈ the initial margin of a new order, as a double) more initial margin
+ * fits: openOrdersIm + positions' initial margin + im ≤ equity. Decided in doubles, without a
+ * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
+ * (or a value is not representable here), and the caller decides exactly. Why this is exact:
+ * every term is an exact Money amount off by at most a few units in 2^53 of its size as a
+ * double, so a slack beyond (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
+ */
+export function marginFitsApprox(
+  rows: readonly number[],
+  markets: readonly Market[],
+  positions: readonly (AccountPosition | undefined)[],
+  cashApprox: number,
+  openImBigApprox: number,
+  imApprox: number,
+): number {
+  const cash = cashApprox;
+  const big = openImBigApprox;
+  let slack = cash - big - imApprox;
+  let size = Math.abs(cash) + Math.abs(big) + Math.abs(imApprox);
+  let terms = 3;
+  for (let m = 0; m < rows.length; m += PER_MARKET) {
+    const notional = rows[m + M_IM_NOTIONAL]!;
+    const net = rows[m + M_NET]!;
+    const realized = rows[m + M_REALIZED]!;
+    const taker = rows[m + M_TAKER]!;
+    const maker = rows[m + M_MAKER]!;
+    if (notional === 0 && net === 0 && realized === 0 && taker === 0 && maker === 0) continue;
+    const market = markets[m / PER_MARKET]!;
+    if (realized !== 0 || taker !== 0 || maker !== 0) {
+      // Cash still pending as counters (`addFillTicks`): three more terms.
+      const r = realized * market.tickLotMoneyApprox;
+      const t = taker * market.takerFeeApprox;
+      const k = maker * market.makerFeeApprox;
+      slack += r - t - k;
+      size += Math.abs(r) + Math.abs(t) + Math.abs(k);
+      terms += 3;
+    }
+    const imPerTickLot = market.imPerTickLotApprox;
+    if (notional !== 0) {
+      const open = notional * imPerTickLot;
+      slack -= open;
+      size += Math.abs(open);
+    }
+    if (net !== 0) {
+      const mark = market.markTicks;
+      const cost = rows[m + M_COST]!;
+      const uTicks = Number.isNaN(cost) ? positions[m / PER_MARKET]!.position.unrealizedTicksApprox(mark) : net > 0 ? mark * net - cost : cost + mark * net;
+      const u = uTicks * market.tickLotMoneyApprox;
+      const im = Math.abs(net) * mark * imPerTickLot;
+      slack += u - im;
+      size += Math.abs(u) + Math.abs(im);
+    }
+    terms += 3;
+  }
+  if (!Number.isFinite(slack) || !Number.isFinite(size)) return 0;
+  const error = size * (terms + 8) * 2 ** -52;
+  return slack > error ? 1 : slack < -error ? -1 : 0;
+}
