@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
@@ -10,6 +7,7 @@ import type { L2Batch } from './l2-batch.ts';
 import type { L2Feed } from './l2-feed.ts';
 import type { L2FileSpec } from './l2-sources.ts';
 import type { RecordingSpan } from './l2-span.ts';
+import { readerBundle } from './reader-bundle.ts';
 import { POSTED, TAKEN, type StreamMessage, type StreamRequest } from './l2-stream-protocol.ts';
 
 const WORKER = new URL('./l2-stream-worker.js', import.meta.url);
@@ -19,9 +17,9 @@ let entry: URL | undefined;
 /**
  * The reader thread's entry. In a checkout the thread is TypeScript, which the worker entry
  * runs through tsx, and registering tsx and compiling the readers cost each thread about half
- * a second of CPU: there the thread is bundled to one JavaScript file once per process (with
- * esbuild, tsx's own transpiler) under the temp directory, named by its content. The built
- * package's worker is JavaScript already; so is the fallback if bundling fails.
+ * a second of CPU: there the thread runs bundled (`reader-bundle.ts`: one JavaScript file
+ * under the temp directory, rebuilt only when a source changes). The built package's worker
+ * is JavaScript already; so is the fallback if bundling fails.
  */
 function workerEntry(): URL {
   return (entry ??= bundledThread() ?? WORKER);
@@ -35,33 +33,10 @@ function bundledThread(): URL | undefined {
   const thread = fileURLToPath(new URL(`./l2-stream-thread${ownExtension}`, import.meta.url));
   if (!existsSync(thread)) return undefined;
   try {
-    const require = createRequire(import.meta.url);
-    const esbuild = createRequire(require.resolve('tsx'))('esbuild') as Bundler;
-    const code = esbuild.buildSync({
-      entryPoints: [thread],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      // CommonJS dependencies bundled into an ES module still call require.
-      banner: { js: "import { createRequire as perpsimRequire } from 'node:module'; const require = perpsimRequire(import.meta.url);" },
-    }).outputFiles[0]!.contents;
-    const path = join(tmpdir(), `perpsim-replay-reader-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-    if (!existsSync(path)) {
-      const partial = `${path}.${process.pid}.tmp`;
-      writeFileSync(partial, code);
-      renameSync(partial, path); // atomic: processes bundling at once never see half a file
-    }
-    return pathToFileURL(path);
+    return pathToFileURL(readerBundle(thread));
   } catch {
     return undefined;
   }
-}
-
-/** The part of esbuild's API used here. */
-interface Bundler {
-  buildSync(options: Record<string, unknown>): { outputFiles: { contents: Uint8Array }[] };
 }
 
 /**
