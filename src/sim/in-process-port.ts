@@ -10,7 +10,7 @@ import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import { newOrderProblem } from './new-order-check.ts';
 import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
-import { CapturedSide } from './lazy-book-levels.ts';
+import { L2Capture } from './lazy-book-levels.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
 
@@ -52,7 +52,7 @@ export class InProcessPort implements ExchangePort, PortSink {
   /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
   private readonly lastL1 = new Map<Market, [number, number, number, number]>();
   /** Levels last sent per LEVEL_2 subscription (bids, asks), to skip repeats. */
-  private readonly lastL2 = new Map<Market, [CapturedSide, CapturedSide]>();
+  private readonly lastL2 = new Map<Market, L2Capture>();
   private readonly hub: PortHub;
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: Channel = { sec: 0, nanos: 0 };
@@ -255,13 +255,14 @@ export class InProcessPort implements ExchangePort, PortSink {
    * the touch.
    */
   private level2Update(market: Market, depth: number, sec: number, nanos: number): BookUpdate | undefined {
-    const b = CapturedSide.of(market.book, 'B', depth);
-    const a = CapturedSide.of(market.book, 'S', depth);
-    const last = this.lastL2.get(market);
-    if (last !== undefined && last[0].equals(b) && last[1].equals(a)) return undefined;
-    this.lastL2.set(market, [b, a]);
+    const book = market.book;
+    const changes = this.hub.bookChanges(market);
+    const log = this.venue.external.changeLog(market);
+    let capture = this.lastL2.get(market);
+    if (capture === undefined) this.lastL2.set(market, (capture = L2Capture.of(book, depth, changes, log)));
+    else if (!capture.next(book, changes, log)) return undefined;
     const tick = market.instrument.tick;
-    return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: b.levels(tick), a: a.levels(tick) };
+    return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: capture.bids.levels(tick), a: capture.asks.levels(tick) };
   }
 
   /** Records the market's top of book; false when it equals the one last sent. */

@@ -1,6 +1,7 @@
 import type { OrderBook } from '../book/order-book.ts';
 import type { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
+import type { LevelChangeLog } from '../venue/level-change-log.ts';
 import type { BookLevel } from '../wire/market-data.ts';
 
 /**
@@ -24,11 +25,81 @@ export class CapturedSide {
 
   /** One side of `book` now, best first, as `book.l2(depth)` lists it. */
   static of(book: OrderBook, side: Side, depth = Infinity): CapturedSide {
+    return CapturedSide.unlessSame(book, side, undefined, depth);
+  }
+
+  /**
+   * `of`, or `last` itself when the side's levels equal it (captures never change, so an
+   * unchanged side is shared). A replay captures both sides of a ~7,000-level book on every
+   * recorded change: the numbers go to a shared slab (`reserve`), not two new buffers each
+   * time, and a side found unchanged gives its slab space back.
+   */
+  static unlessSame(book: OrderBook, side: Side, last: CapturedSide | undefined, depth = Infinity): CapturedSide {
     const n = Math.min(book.depthOf(side), depth);
-    const prices = new Float64Array(n);
-    const qtys = new Float64Array(n);
+    const at = reserve(2 * n);
+    const prices = slab.subarray(at, at + n);
+    const qtys = slab.subarray(at + n, at + 2 * n);
     book.l2Into(side, prices, qtys);
+    if (last !== undefined && last.sameAs(prices, qtys)) {
+      used = at; // nothing else took slab space since `reserve`
+      return last;
+    }
     return new CapturedSide(prices, qtys);
+  }
+
+  /**
+   * `of`, computed from `last` (a capture of the same side) and the prices of this side whose
+   * levels may have changed since (`changed`, any order, repeats allowed; every changed level
+   * must be among them): the unchanged runs of `last` are copied in bulk and only the named
+   * levels are read from the book. `last` itself when nothing changed.
+   */
+  static updated(book: OrderBook, side: Side, last: CapturedSide, changed: number[]): CapturedSide {
+    const bids = side === 'B';
+    // Best first: bids by falling price, asks by rising price.
+    changed.sort(bids ? (x, y) => y - x : (x, y) => x - y);
+    const oldP = last.priceTicks;
+    const oldQ = last.qtyLots;
+    const n = oldP.length;
+    const room = n + changed.length;
+    const at = reserve(2 * room);
+    const outP = slab.subarray(at, at + room);
+    const outQ = slab.subarray(at + room, at + 2 * room);
+    let i = 0;
+    let o = 0;
+    let same = true;
+    for (let c = 0; c < changed.length; c++) {
+      const p = changed[c]!;
+      if (c > 0 && p === changed[c - 1]) continue;
+      // Old levels better than p are unchanged: copied as a run.
+      const pos = bids ? firstAtOrBelow(oldP, p, i) : firstAtOrAbove(oldP, p, i);
+      if (pos > i) {
+        outP.set(oldP.subarray(i, pos), o);
+        outQ.set(oldQ.subarray(i, pos), o);
+        o += pos - i;
+        i = pos;
+      }
+      const q = book.levelLots(side, p);
+      if (i < n && oldP[i] === p) {
+        if (q !== oldQ[i]) same = false;
+        i++;
+      } else if (q > 0) {
+        same = false;
+      }
+      if (q > 0) {
+        outP[o] = p;
+        outQ[o++] = q;
+      }
+    }
+    if (same) {
+      used = at;
+      return last;
+    }
+    if (i < n) {
+      outP.set(oldP.subarray(i), o);
+      outQ.set(oldQ.subarray(i), o);
+      o += n - i;
+    }
+    return new CapturedSide(outP.subarray(0, o), outQ.subarray(0, o));
   }
 
   get length(): number {
@@ -37,11 +108,15 @@ export class CapturedSide {
 
   /** Same levels (prices and quantities) as `other`: an update identical to the last one sent. */
   equals(other: CapturedSide): boolean {
+    return this.sameAs(other.priceTicks, other.qtyLots);
+  }
+
+  private sameAs(priceTicks: Float64Array, qtyLots: Float64Array): boolean {
     const n = this.priceTicks.length;
-    if (other.priceTicks.length !== n) return false;
-    for (let i = 0; i < n; i++) {
-      if (this.priceTicks[i] !== other.priceTicks[i] || this.qtyLots[i] !== other.qtyLots[i]) return false;
-    }
+    if (priceTicks.length !== n) return false;
+    const p = this.priceTicks;
+    const q = this.qtyLots;
+    for (let i = 0; i < n; i++) if (p[i] !== priceTicks[i] || q[i] !== qtyLots[i]) return false;
     return true;
   }
 
@@ -49,6 +124,100 @@ export class CapturedSide {
   levels(tick: TickSize): BookLevel[] {
     return new Proxy(new Array<BookLevel>(this.length), new LazyLevelsHandler(this, tick));
   }
+}
+
+/**
+ * The LEVEL_2 book a port last sent for one market, and how the next is captured: from the
+ * last one and the levels recorded liquidity changed since (`LevelChangeLog`) when every book
+ * change in between was external, else in full. Either way the result equals `CapturedSide.of`
+ * of both sides now (tested against it).
+ */
+export class L2Capture {
+  private constructor(
+    public bids: CapturedSide,
+    public asks: CapturedSide,
+    /** Levels a side (Infinity: all); only a whole book is updated from the log. */
+    private readonly depth: number,
+    /** `bookChanges` and the log's `announced` and `end` when captured. */
+    private bookChanges: number,
+    private announced: number,
+    private logEnd: number,
+  ) {}
+
+  /** Both sides of `book` now (the first `depth` levels of each), in full. */
+  static of(book: OrderBook, depth: number, bookChanges: number, log: LevelChangeLog | undefined): L2Capture {
+    return new L2Capture(CapturedSide.of(book, 'B', depth), CapturedSide.of(book, 'S', depth), depth, bookChanges, log?.announced ?? 0, log?.end ?? 0);
+  }
+
+  /**
+   * Captures the book again (`bookChanges`: the venue's book-change announcements for the
+   * market so far); false when neither side changed since the last capture.
+   */
+  next(book: OrderBook, bookChanges: number, log: LevelChangeLog | undefined): boolean {
+    const lastBids = this.bids;
+    const lastAsks = this.asks;
+    if (log !== undefined && this.depth === Infinity && bookChanges - this.bookChanges === log.announced - this.announced && book.orderCount === log.orderCount && log.knownSince(this.logEnd)) {
+      const bids: number[] = [];
+      const asks: number[] = [];
+      for (let at = this.logEnd; at < log.end; at++) {
+        const key = log.keyAt(at);
+        if (key > 0) bids.push(key);
+        else asks.push(-key);
+      }
+      this.bids = bids.length === 0 ? lastBids : CapturedSide.updated(book, 'B', lastBids, bids);
+      this.asks = asks.length === 0 ? lastAsks : CapturedSide.updated(book, 'S', lastAsks, asks);
+    } else {
+      this.bids = CapturedSide.unlessSame(book, 'B', lastBids, this.depth);
+      this.asks = CapturedSide.unlessSame(book, 'S', lastAsks, this.depth);
+    }
+    this.bookChanges = bookChanges;
+    this.announced = log?.announced ?? 0;
+    this.logEnd = log?.end ?? 0;
+    return this.bids !== lastBids || this.asks !== lastAsks;
+  }
+}
+
+/** In `prices` (falling) from `from` on, the first index whose price is ≤ `p` (`length` if none). */
+function firstAtOrBelow(prices: Float64Array, p: number, from: number): number {
+  let lo = from;
+  let hi = prices.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (prices[mid]! > p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** In `prices` (rising) from `from` on, the first index whose price is ≥ `p` (`length` if none). */
+function firstAtOrAbove(prices: Float64Array, p: number, from: number): number {
+  let lo = from;
+  let hi = prices.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (prices[mid]! < p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Captured levels live in shared slabs of doubles (a capture is two views into one), so a
+ * capture costs no buffer of its own; a slab is freed when no capture of it is referenced.
+ */
+const SLAB_DOUBLES = 1 << 17;
+let slab = new Float64Array(SLAB_DOUBLES);
+let used = 0;
+
+/** Room for `doubles` numbers in the current slab (a new slab when it is full): their offset. */
+function reserve(doubles: number): number {
+  if (used + doubles > slab.length) {
+    slab = new Float64Array(Math.max(SLAB_DOUBLES, doubles));
+    used = 0;
+  }
+  const at = used;
+  used += doubles;
+  return at;
 }
 
 /** An array index property key ("0", "1", …) as a number, else -1. */

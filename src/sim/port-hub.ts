@@ -23,6 +23,7 @@ const hubs = new WeakMap<Venue, PortHub>();
 export class PortHub {
   private readonly byUser = new Map<number, Set<PortSink>>();
   private readonly byMarket = new Map<Market, Set<PortSink>>();
+  private readonly instants: MarketDataInstants;
 
   /** The hub of `venue`, created (and subscribed to the venue) on first use. */
   static of(venue: Venue): PortHub {
@@ -38,13 +39,18 @@ export class PortHub {
         if (sinks !== undefined) for (const s of sinks) s.onFeed(feed);
       },
     });
-    new MarketDataInstants(
+    this.instants = new MarketDataInstants(
       venue,
       (market) => (this.byMarket.get(market)?.size ?? 0) > 0,
       (batch) => {
         for (const s of this.byMarket.get(batch.market) ?? []) s.deliverInstant(batch);
       },
     );
+  }
+
+  /** `bookChanged` announcements of `market` while watched (see `MarketDataInstants.bookChanges`). */
+  bookChanges(market: Market): number {
+    return this.instants.bookChanges(market);
   }
 
   /** Routes the feeds of user `userId` to `sink`. */

@@ -2,6 +2,7 @@ import { BookEvents, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
 import type { BookEvent, TradeEvent } from '../book/events.ts';
 import type { Side } from '../core/types.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
+import { LevelChangeLog } from './level-change-log.ts';
 import { ABSENT, LastRowOfKey, LevelKeyMap } from './level-keys.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
@@ -59,6 +60,8 @@ const SIDE_BID = 1;
 export class ExternalLiquidity {
   /** Book id of the external order at each (market, side, price); key = price for bids, −price for asks. */
   private readonly levels = new Map<Market, LevelKeyMap>();
+  /** Per market, the levels these changes touched (for market-data captures, `level-change-log.ts`). */
+  private readonly logs = new Map<Market, LevelChangeLog>();
   private nextId = EXTERNAL_ID_BASE;
   private readonly events: BookEvent[] = [];
   /** The book's outcomes as records (no object per operation). */
@@ -76,6 +79,11 @@ export class ExternalLiquidity {
     private readonly s: VenueState,
     private readonly flow: OrderFlow,
   ) {}
+
+  /** The levels recorded changes touched in `market` (undefined before the first). */
+  changeLog(market: Market): LevelChangeLog | undefined {
+    return this.logs.get(market);
+  }
 
   /** External lots displayed at (side, price) now (0 when none). */
   displayedLots(market: Market, side: Side, priceTicks: number): number {
@@ -102,9 +110,12 @@ export class ExternalLiquidity {
   applyLevelColumns(market: Market, c: LevelColumns, reset: boolean): void {
     const levels = this.levelsOf(market);
     const book = market.book;
+    const log = this.logOf(market);
+    log.begin(book.orderCount);
     if (reset) {
       for (const id of levels.values()) if (book.has(id)) book.cancelInto(id, this.clearedRecords());
       levels.clear();
+      log.forget();
     }
     const n = this.uniqueRows(c);
     const rows = this.rowScratch;
@@ -119,6 +130,7 @@ export class ExternalLiquidity {
       const id = levels.get(key);
       const lots = id === ABSENT ? 0 : book.openLots(id);
       const qtyLots = c.qtyLots[i]!;
+      log.add(key);
       if (qtyLots < lots) {
         book.reduceInto(id, lots - qtyLots, this.clearedRecords());
         if (qtyLots === 0) levels.delete(key);
@@ -137,6 +149,7 @@ export class ExternalLiquidity {
       if (this.removed === removedBefore) this.raise(market, levels, side, priceTicks, c.qtyLots[i]!, ids[u]!, shown[u]!);
       else this.setLevel(market, levels, side, priceTicks, c.qtyLots[i]!);
     }
+    log.finish(book.orderCount);
     this.flow.afterBookChange(market);
   }
 
@@ -161,9 +174,13 @@ export class ExternalLiquidity {
    */
   fillFromRecordedTrade(order: Order, lots: number, priceTicks: number): void {
     const market = order.market!;
+    const log = this.logOf(market);
+    log.begin(market.book.orderCount);
     market.book.reduce(order.seq, lots, this.cleared());
+    log.add(keyOf(order.side, order.priceTicks));
     const takerSide: Side = order.side === 'B' ? 'S' : 'B';
     this.flow.settleTrade(externalTrade(order.seq, order.userId, takerSide, priceTicks, lots), undefined, market);
+    log.finish(market.book.orderCount);
     this.flow.afterBookChange(market);
   }
 
@@ -192,6 +209,7 @@ export class ExternalLiquidity {
    */
   private raise(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
     const book = market.book;
+    const log = this.logOf(market);
     this.removeCrossedExternal(market, levels, side, priceTicks);
     const newId = this.nextId++;
     const events = this.clearedRecords();
@@ -199,7 +217,11 @@ export class ExternalLiquidity {
     let rested = false;
     for (let e = 0; e < events.length; e++) {
       const kind = events.kind(e);
-      if (kind === EV_TRADE) this.flow.settleTrade(events.at(e) as TradeEvent, undefined, market);
+      if (kind === EV_TRADE) {
+        // An account order on the other side traded: its level changed.
+        log.add(side === 'B' ? -events.priceTicks(e) : events.priceTicks(e));
+        this.flow.settleTrade(events.at(e) as TradeEvent, undefined, market);
+      }
       else if (kind === EV_RESTED) rested = true;
     }
     // The old order goes after the new one is queued behind it: the same queue as removing it
@@ -222,6 +244,7 @@ export class ExternalLiquidity {
       if (id === ABSENT) return;
       if (market.book.has(id)) market.book.cancelInto(id, this.clearedRecords());
       levels.delete(key);
+      this.logOf(market).add(key);
       this.removed++;
     };
     // The crossed range is usually a few ticks: probe it; scan the map only when it is wider.
@@ -241,6 +264,12 @@ export class ExternalLiquidity {
     let levels = this.levels.get(market);
     if (levels === undefined) this.levels.set(market, (levels = new LevelKeyMap()));
     return levels;
+  }
+
+  private logOf(market: Market): LevelChangeLog {
+    let log = this.logs.get(market);
+    if (log === undefined) this.logs.set(market, (log = new LevelChangeLog()));
+    return log;
   }
 
   private cleared(): BookEvent[] {

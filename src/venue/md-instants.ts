@@ -33,6 +33,8 @@ export interface InstantBatch {
  */
 export class MarketDataInstants {
   private readonly pending = new Map<Market, InstantBatch>();
+  /** `bookChanged` announcements per market while watched. */
+  private readonly changes = new Map<Market, number>();
   private scheduled = false;
   private readonly unsubscribe: () => void;
 
@@ -48,12 +50,21 @@ export class MarketDataInstants {
       },
       bookChanged: (market) => {
         if (!this.isWatched(market)) return;
+        this.changes.set(market, (this.changes.get(market) ?? 0) + 1);
         const batch = this.batchOf(market);
         batch.bookChanged = true;
         batch.sec = venue.clock.nowSec;
         batch.nanos = venue.clock.nowNanos;
       },
     });
+  }
+
+  /**
+   * How many book changes of `market` were announced while it was watched: a reader that
+   * watched throughout compares two counts to tell how many changes came in between.
+   */
+  bookChanges(market: Market): number {
+    return this.changes.get(market) ?? 0;
   }
 
   /** Delivers everything pending now, market by market. */
