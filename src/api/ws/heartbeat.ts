@@ -1,6 +1,7 @@
 import type { WebSocketServer } from 'ws';
 import type { Exchange } from '../exchange.ts';
 import { sendText } from './frames.ts';
+import type { WireSocket } from './wire-socket.ts';
 
 /**
  * Sends `{"t":"h","ts","tn"}` (sim time) every `intervalMs` of wall time to every open socket
@@ -15,7 +16,7 @@ export function startHeartbeat(wss: WebSocketServer, exchange: Exchange, interva
     if (wss.clients.size === 0) return;
     exchange.sync();
     const bytes = Buffer.from(`{"t":"h","ts":${exchange.clock.nowSec},"tn":${exchange.clock.nowNanos}}`);
-    for (const ws of wss.clients) sendText(ws, bytes);
+    for (const ws of wss.clients) sendText(ws as WireSocket, bytes); // the servers' sockets (./socket-server.ts)
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocketServer } from 'ws';
 import type { Market } from '../../venue/market.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
@@ -13,10 +13,11 @@ import { LEVELS, type Level } from './md-messages.ts';
 import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
 import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
 import { TokenWatch } from './token-watch.ts';
+import type { WireSocket } from './wire-socket.ts';
 
 /** One connection to the market-data websocket. */
 interface MdSession {
-  readonly ws: WebSocket;
+  readonly ws: WireSocket;
   user: string | undefined;
   /** Subscribed symbols and their level and depth (one subscription per symbol). */
   readonly subscriptions: Map<string, { level: Level; depth: number | undefined }>;
@@ -81,7 +82,7 @@ export class MarketDataGateway implements SocketEndpoint {
     await closeSocketServer(this.wss);
   }
 
-  private connect(ws: WebSocket): void {
+  private connect(ws: WireSocket): void {
     const session: MdSession = { ws, user: undefined, subscriptions: new Map() };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
     ws.on('close', () => {

@@ -1,4 +1,4 @@
-import type { WebSocket } from 'ws';
+import type { WireSocket } from './wire-socket.ts';
 import type { Market } from '../../venue/market.ts';
 import { MarketDataInstants, type InstantBatch } from '../../venue/md-instants.ts';
 import type { Venue } from '../../venue/venue.ts';
@@ -12,7 +12,7 @@ interface Group {
   readonly level: Level;
   /** Levels a side (Infinity: all; LEVEL_1: 1). */
   readonly depth: number;
-  readonly sockets: Set<WebSocket>;
+  readonly sockets: Set<WireSocket>;
   /** Levels part of the last update sent (to skip identical L1 / L2 updates). */
   last: string | undefined;
 }
@@ -97,7 +97,7 @@ export class MarketDataFanout {
    * with the current sim time. Pending output is flushed first, so existing subscribers are
    * up to date with the snapshot the new one gets.
    */
-  subscribe(ws: WebSocket, market: Market, level: Level, depth?: number): void {
+  subscribe(ws: WireSocket, market: Market, level: Level, depth?: number): void {
     this.flush();
     let ch = this.channels.get(market.symbol);
     if (ch === undefined) this.channels.set(market.symbol, (ch = new Channel(market)));
@@ -112,7 +112,7 @@ export class MarketDataFanout {
   }
 
   /** Removes a subscriber. */
-  unsubscribe(ws: WebSocket, symbol: string, level: Level, depth?: number): void {
+  unsubscribe(ws: WireSocket, symbol: string, level: Level, depth?: number): void {
     this.channels.get(symbol)?.groups.get(`${level}:${depthOf(level, depth)}`)?.sockets.delete(ws);
   }
 

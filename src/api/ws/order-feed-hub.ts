@@ -1,8 +1,8 @@
-import type { WebSocket } from 'ws';
 import type { VenueListener } from '../../venue/feeds.ts';
 import type { OrderEvent } from '../../venue/order-events.ts';
 import { JsonBytes, writeOrderEvent } from './json-bytes.ts';
 import { sendBytes } from './outbox.ts';
+import type { WireSocket } from './wire-socket.ts';
 
 /**
  * Routes the venue's order feeds to the order sockets logged in as the feed's user. One hub
@@ -15,7 +15,7 @@ import { sendBytes } from './outbox.ts';
  * that order and `cxl_rx` before the `c` / `e` feed of its cancel.
  */
 export class OrderFeedHub implements VenueListener {
-  private readonly socketsByUser = new Map<number, Set<WebSocket>>();
+  private readonly socketsByUser = new Map<number, Set<WireSocket>>();
   private holdDepth = 0;
   /** Feeds written and not yet delivered (only while holding; else emptied after each feed). */
   private readonly out = new JsonBytes();
@@ -23,14 +23,14 @@ export class OrderFeedHub implements VenueListener {
   private readonly held: number[] = [];
 
   /** Starts sending `userId`'s feeds to `ws`. */
-  attach(userId: number, ws: WebSocket): void {
+  attach(userId: number, ws: WireSocket): void {
     let set = this.socketsByUser.get(userId);
     if (set === undefined) this.socketsByUser.set(userId, (set = new Set()));
     set.add(ws);
   }
 
   /** Stops sending `userId`'s feeds to `ws`. */
-  detach(userId: number, ws: WebSocket): void {
+  detach(userId: number, ws: WireSocket): void {
     const set = this.socketsByUser.get(userId);
     if (set === undefined) return;
     set.delete(ws);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { RawData, WebSocket, WebSocketServer } from 'ws';
+import type { RawData, WebSocketServer } from 'ws';
 import { toWsOrder } from '../../venue/wire-forms.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
@@ -14,12 +14,13 @@ import { scanRequest } from './request-scanner.ts';
 import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
 import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
 import { TokenWatch } from './token-watch.ts';
+import type { WireSocket } from './wire-socket.ts';
 import { sendHotReply } from './reply-bytes.ts';
 import { encodeOrderReply as replyText, type ReplyBody } from './wire-json.ts';
 
 /** One connection to the order websocket. */
 interface OrderSession {
-  readonly ws: WebSocket;
+  readonly ws: WireSocket;
   user: { name: string; account: Account } | undefined;
   /** Cancel-on-disconnect: the user's open orders are canceled when this socket goes away. */
   cod: boolean;
@@ -70,7 +71,7 @@ export class OrderGateway implements SocketEndpoint {
     await closeSocketServer(this.wss);
   }
 
-  private connect(ws: WebSocket): void {
+  private connect(ws: WireSocket): void {
     const session: OrderSession = { ws, user: undefined, cod: false };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
     ws.on('close', () => this.disconnected(session));

@@ -1,6 +1,6 @@
-import type { WebSocket } from 'ws';
 import { JsonBytes } from './json-bytes.ts';
 import { sendBytes } from './outbox.ts';
+import type { WireSocket } from './wire-socket.ts';
 
 /**
  * The hot replies of the order socket — `{"rid":N,"res":{"oid":"…"}}` to a place and
@@ -33,7 +33,7 @@ export function writeHotReply(w: JsonBytes, rid: number, oid: string | undefined
 }
 
 /** Sends the reply to a place (`oid`) or a cancel (`oid` undefined) if {@link writeHotReply} can write it; else false, nothing sent. */
-export function sendHotReply(ws: WebSocket, rid: number, oid: string | undefined): boolean {
+export function sendHotReply(ws: WireSocket, rid: number, oid: string | undefined): boolean {
   if (!writeHotReply(scratch, rid, oid)) return false;
   sendBytes(ws, scratch.buf, 0, scratch.end);
   return true;

@@ -57,7 +57,7 @@ export interface SocketEndpoint {
  * ("server full"), so the client learns why instead of seeing a refused handshake. Its sockets
  * are {@link WireSocket}s: frames of a turn leave in one buffer (./wire-socket.ts).
  */
-export function createSocketServer(onConnection: (ws: WebSocket) => void, limits: SocketLimits): WebSocketServer {
+export function createSocketServer(onConnection: (ws: WireSocket) => void, limits: SocketLimits): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES, WebSocket: WireSocket });
   wss.on('connection', (ws) => {
     (ws as WireSocket).gate = limits.gate;
@@ -68,7 +68,7 @@ export function createSocketServer(onConnection: (ws: WebSocket) => void, limits
       return;
     }
     ws.once('close', () => limits.budget.release());
-    onConnection(ws);
+    onConnection(ws as WireSocket);
   });
   return wss;
 }

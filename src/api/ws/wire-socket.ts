@@ -24,6 +24,12 @@ import { TurnSlab } from '../turn-slab.ts';
  * otherwise they are held and released in order once the sync covering them completes.
  */
 
+/** Frames held back from a socket that does not keep up, and their size (./outbox.ts). */
+export interface Outbox {
+  frames: (string | Buffer)[];
+  bytes: number;
+}
+
 /** Smallest slab a socket gets; a socket's slab grows to twice what its busiest turn needed. */
 const MIN_SLAB_BYTES = 8 * 1024;
 
@@ -33,6 +39,8 @@ export class WireSocket extends WebSocket {
   readonly turn = new TurnSlab(MIN_SLAB_BYTES);
   /** Asked before anything is written (the journal's durability gate); none: always open. */
   gate: OutputGate | undefined = undefined;
+  /** Frames waiting for a socket that does not keep up (./outbox.ts); undefined while it does. */
+  outbox: Outbox | undefined = undefined;
 
   override close(code?: number, data?: string | Buffer): void {
     writeTurn(this);
@@ -61,11 +69,6 @@ const headerBytes = (n: number): number => (n < 126 ? 2 : n < 65536 ? 4 : 10);
 
 /** Sockets with frames queued in this turn, written together in one setImmediate. */
 const pending: WireSocket[] = [];
-
-/** Bytes queued for `ws` in this turn and not yet written. */
-export function turnBytes(ws: WireSocket): number {
-  return ws.turn.queued;
-}
 
 /**
  * Appends one text frame carrying `text` (or its UTF-8 bytes) to the socket's turn. The caller
