@@ -13,6 +13,17 @@ export const SYMBOL_PATTERN = /^[-A-Z0-9]+$/;
  * the venue, which answers them with a Rejected Order feed after the order id.
  */
 export function parsePlaceRequest(frame: Frame): OrderRequest {
+  // A request every field of which passes, read with named loads (the checks below read by key
+  // name, a megamorphic load each); the symbol and price texts that passed last are not matched again.
+  const { s, d, q, p, tif, po } = frame;
+  const goodSymbol = s === lastSymbol || isSymbol(s) ? (s as string) : undefined;
+  const goodPrice = p === lastPrice || isPrice(p) ? (p as string) : undefined;
+  if (goodSymbol !== undefined && goodPrice !== undefined && (d === 'B' || d === 'S') && typeof q === 'number' && Number.isSafeInteger(q) && (tif === 'GTC' || tif === 'IOC') && typeof po === 'boolean') {
+    lastSymbol = goodSymbol;
+    lastPrice = goodPrice;
+    return { symbol: goodSymbol, side: d, quantity: q, price: goodPrice, timeInForce: tif, postOnly: po };
+  }
+  // Otherwise field by field, in order, so the error names the first field that fails.
   const symbol = requirePattern(frame, 's', SYMBOL_PATTERN, 1, 20);
   const side = requireEnum(frame, 'd', ['B', 'S'] as const);
   const quantity = requireInt(frame, 'q');
@@ -21,6 +32,14 @@ export function parsePlaceRequest(frame: Frame): OrderRequest {
   const postOnly = requireBool(frame, 'po');
   return { symbol, side, quantity, price, timeInForce, postOnly };
 }
+
+/** The last symbol and price texts that passed their checks (a symbol at first: no JSON value equals it). */
+const NONE = Symbol('none');
+let lastSymbol: string | typeof NONE = NONE;
+let lastPrice: string | typeof NONE = NONE;
+
+const isSymbol = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= 20 && SYMBOL_PATTERN.test(v);
+const isPrice = (v: unknown): v is string => typeof v === 'string' && v.length >= 1 && v.length <= PRICE_MAX_LENGTH && PRICE_PATTERN.test(v);
 
 /** The order id of a cancel request (`t: "x"`). Any string passes: an unknown id is an `e` feed. */
 export function parseCancelRequest(frame: Frame): string {

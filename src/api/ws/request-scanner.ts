@@ -31,6 +31,20 @@ const ONE_CHAR = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
 /** The last string value of each key (a symbol, a time in force, a user repeat request after request). */
 const lastText: string[] = KEYS.map(() => '');
 
+/**
+ * The keys of a request in the order they came, as one number (4 bits a key, 1-based), and the
+ * orders the clients send place and cancel requests in. A request in one of these orders is
+ * built as an object literal (one hidden class, named stores); any other order key by key,
+ * which is the same object but a megamorphic keyed store per member (~2% of the server under
+ * order entry).
+ */
+const shapeOf = (keys: string[]): number => keys.reduce((shape, k) => shape * 16 + KEYS.indexOf(k as (typeof KEYS)[number]) + 1, 0);
+const PLACE_SHAPE = shapeOf(['rid', 't', 's', 'd', 'q', 'p', 'tif', 'po']);
+const CANCEL_SHAPE = shapeOf(['rid', 't', 'oid']);
+/** The values of the request being scanned, by key index; and the keys in the order they came. */
+const values: (string | number | boolean)[] = KEYS.map(() => 0);
+const order: number[] = [];
+
 const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** The object `JSON.parse(data)` gives, if `data` is a flat request the scanner reads; else undefined. */
@@ -39,9 +53,10 @@ export function scanRequest(data: Buffer): Frame | undefined {
   let i = skip(data, 0);
   if (data[i] !== 0x7b) return undefined; // {
   i = skip(data, i + 1);
-  const frame: Frame = {};
   let seen = 0; // bit per key
-  if (data[i] === 0x7d) return skip(data, i + 1) === n ? frame : undefined;
+  let shape = 0;
+  order.length = 0;
+  if (data[i] === 0x7d) return skip(data, i + 1) === n ? {} : undefined;
   for (;;) {
     // key
     if (data[i] !== QUOTE) return undefined;
@@ -93,15 +108,27 @@ export function scanRequest(data: Buffer): Frame | undefined {
       value = negative ? -v : v; // -0 as JSON.parse gives it
       i = j;
     }
-    frame[KEYS[key]!] = value;
+    values[key] = value;
+    order.push(key);
+    shape = shape * 16 + key + 1;
     i = skip(data, i);
     if (data[i] === 0x2c) {
       i = skip(data, i + 1);
       continue;
     }
     if (data[i] !== 0x7d) return undefined;
-    return skip(data, i + 1) === n ? frame : undefined;
+    return skip(data, i + 1) === n ? build(shape) : undefined;
   }
+}
+
+/** The object of the scanned members, keys in the order they came. */
+function build(shape: number): Frame {
+  const v = values;
+  if (shape === PLACE_SHAPE) return { rid: v[0], t: v[1], s: v[2], d: v[3], q: v[4], p: v[5], tif: v[6], po: v[7] };
+  if (shape === CANCEL_SHAPE) return { rid: v[0], t: v[1], oid: v[8] };
+  const frame: Frame = {};
+  for (const key of order) frame[KEYS[key]!] = v[key];
+  return frame;
 }
 
 function skip(data: Buffer, i: number): number {
