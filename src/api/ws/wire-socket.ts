@@ -132,8 +132,23 @@ export function writeTurn(ws: WireSocket): void {
   if (bytes === undefined) return;
   const gate = ws.gate;
   if (gate === undefined || gate.open) writeBytes(ws, bytes);
-  else gate.hold(() => writeBytes(ws, bytes));
+  else gate.hold(() => writeHeldBytes(ws, bytes));
 }
+
+/**
+ * A sync releases every turn held for it at once: a socket's held turns are corked together and
+ * leave in one `writev` after the release (not one system call per turn).
+ */
+function writeHeldBytes(ws: WireSocket, bytes: Buffer): void {
+  const socket = (ws as unknown as { _socket?: Duplex })._socket;
+  if (socket !== undefined && socket.writableCorked === 0 && !socket.destroyed) {
+    socket.cork();
+    process.nextTick(uncork, socket);
+  }
+  writeBytes(ws, bytes);
+}
+
+const uncork = (socket: Duplex): void => socket.uncork();
 
 function writeBytes(ws: WireSocket, bytes: Buffer): void {
   const socket = (ws as unknown as { _socket?: Duplex })._socket;
