@@ -14,9 +14,14 @@
  *   order); floor: a bare `ws` server sending the same messages.
  * - `wire.md.l1` / `wire.md.l2`: market data to 100 subscribers (one op = one message
  *   received); floor: the bare `ws` server fanning out the same stats and book messages.
- * - `.journal` variants: the same loads with `serve --data-dir`'s journal; their floor is plain
- *   perpsim (no journal), alternated within every pass like the others, so the note's ratio is
- *   journaled/plain orders/s (issue 17's target: ≥ 0.8) and the CPU ratio the journal's cost.
+ * - `.journal` variants: `serve --data-dir`'s journal; their floor is plain perpsim (no journal)
+ *   under the SAME client load, alternated within every pass like the others, so the note's
+ *   ratio is journaled/plain orders/s (issue 17's target: ≥ 0.8) and the CPU ratio the
+ *   journal's cost. Their load is heavier than the plain cases' so that the plain server is
+ *   CPU-bound (the ratio depends on the orders in flight, D: see README "Reliability and
+ *   security"): websocket JOURNAL_WS sockets × depth, REST JOURNAL_REST connections × depth;
+ *   `PERPSIM_BENCH_JOURNAL_WS=1x256` / `PERPSIM_BENCH_JOURNAL_REST=4x8` set other loads. The note
+ *   adds the journal's syncs: latency median / p99 and the mean group (entries per sync).
  *
  * The table's ops/s is perpsim's median rate over the timed passes; cpu ops/s is ops per second
  * of server CPU (median). Latencies (p50 / p99 / max, µs) are per request (REST, ws orders:
@@ -45,6 +50,23 @@ const MD_CYCLES = 3_000;
 const MD_WINDOW = 16;
 const WARMUP_PASSES = 1;
 
+/** `AxB` from the environment (sockets or connections × in flight on each), else the default. */
+function loadShape(name: string, fallback: [number, number]): [number, number] {
+  const m = /^(\d+)x(\d+)$/.exec(process.env[name] ?? '');
+  return m === null ? fallback : [Number(m[1]), Number(m[2])];
+}
+const JOURNAL_WS = loadShape('PERPSIM_BENCH_JOURNAL_WS', [4, 256]);
+const JOURNAL_REST = loadShape('PERPSIM_BENCH_JOURNAL_REST', [16, 16]);
+
+/** The journal's syncs so far: latency median / p99 and entries per sync. */
+function syncNote(rig: Rig): string {
+  const stats = rig.journal?.syncStats;
+  if (stats === undefined || stats.count === 0) return '';
+  const sorted = [...stats.latenciesNs].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! / 1e6;
+  return `; journal: ${stats.count.toLocaleString('en-US')} syncs, latency p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, ${(stats.entries / stats.count).toFixed(1)} entries per sync`;
+}
+
 const us = (x: number): string => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${Math.round(x)} µs`);
 const latencyNote = (l: LatencySummary): string => `p50 ${us(l.p50Us)}, p99 ${us(l.p99Us)}, max ${us(l.maxUs)} (${l.samples.toLocaleString('en-US')} samples)`;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -67,11 +89,16 @@ interface WireSpec<R> {
   open(rig: Rig): Promise<unknown>;
   job(rig: Rig): ClientJob;
   note(r: R): string;
+  /** Users trader1…N the rigs make (a socket each in the journal's websocket case). */
+  traders?: number;
+  /** More to say about the server after its passes (the journal's syncs). */
+  serverNote?(rig: Rig): string;
 }
 
 /** A wire case: a few whole passes, each the load on perpsim and on its floor, alternating. */
 function wireCase<R extends { elapsedNs: number }>(spec: WireSpec<R>): BenchCase {
-  const rigs = { server: new Rig(spec.server), floor: spec.floor === undefined ? undefined : new Rig(spec.floor) };
+  const traders = spec.traders ?? 0;
+  const rigs = { server: new Rig(spec.server, traders), floor: spec.floor === undefined ? undefined : new Rig(spec.floor, traders) };
   const samples: { server: Sample[]; floor: Sample[] } = { server: [], floor: [] };
   let passes = 0;
   let last: R | undefined;
@@ -116,7 +143,7 @@ function wireCase<R extends { elapsedNs: number }>(spec: WireSpec<R>): BenchCase
     describe() {
       if (last === undefined || samples.server.length === 0) return 'no run';
       const s = samples.server;
-      let text = `${spec.note(last)}; perpsim ${range(s.map((x) => x.opsPerSec), k)}/s, server CPU ${range(s.map((x) => x.cpuUsPerOp), (x) => x.toFixed(1))} µs/${spec.unit}`;
+      let text = `${spec.note(last)}${spec.serverNote?.(rigs.server) ?? ''}; perpsim ${range(s.map((x) => x.opsPerSec), k)}/s, server CPU ${range(s.map((x) => x.cpuUsPerOp), (x) => x.toFixed(1))} µs/${spec.unit}`;
       const f = samples.floor;
       if (f.length > 0) {
         const ratios = s.map((x, i) => x.opsPerSec / f[i]!.opsPerSec);
@@ -137,6 +164,7 @@ function wireCase<R extends { elapsedNs: number }>(spec: WireSpec<R>): BenchCase
 }
 
 function restCase(journal = false): BenchCase {
+  const [connections, depth] = journal ? JOURNAL_REST : [REST_CONNECTIONS, REST_DEPTH];
   return wireCase<RestResult>({
     name: journal ? 'wire.rest.insert.journal' : 'wire.rest.insert',
     unit: 'request',
@@ -155,31 +183,35 @@ function restCase(journal = false): BenchCase {
           JSON.stringify({ username: 'alice', symbol: o.s, price: o.p, quantity: o.q, side: o.d, time_in_force: o.tif, post_only: o.po }),
         ),
         count: REST_REQUESTS,
-        connections: REST_CONNECTIONS,
-        depth: REST_DEPTH,
+        connections,
+        depth,
       },
     }),
     note: (r) =>
-      `${r.requests.toLocaleString('en-US')} requests (${REST_CONNECTIONS} keep-alive connections × ${REST_DEPTH} pipelined), ` +
+      `${r.requests.toLocaleString('en-US')} requests (${connections} keep-alive connections × ${depth} pipelined), ` +
       `${r.non200} not 200; latency ${latencyNote(r.latency)}`,
+    serverNote: syncNote,
   });
 }
 
 function wsOrdersCase(journal = false): BenchCase {
+  const [sockets, depth] = journal ? JOURNAL_WS : [1, WS_DEPTH];
   return wireCase<WsOrderResult>({
     name: journal ? 'wire.ws.orders.journal' : 'wire.ws.orders',
     unit: 'order',
     server: journal ? 'perpsim+journal' : 'perpsim',
     floor: journal ? 'perpsim' : 'ws-floor',
     opsOf: (r) => r.orders,
-    open: (rig) => rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token }),
+    traders: sockets > 1 ? sockets : 0,
+    open: (rig) => rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, traders: sockets > 1 ? rig.traders : undefined }),
     job: (rig) => ({
       op: 'orders',
-      load: { url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, orders: ORDER_PAIR.map((o) => JSON.stringify(o)), count: WS_ORDERS, depth: WS_DEPTH },
+      load: { url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, orders: ORDER_PAIR.map((o) => JSON.stringify(o)), count: WS_ORDERS, depth },
     }),
     note: (r) =>
-      `${r.orders.toLocaleString('en-US')} orders (${WS_DEPTH} in flight), ${Math.round(r.messages / r.orders)} messages an order, ` +
-      `feeds ${JSON.stringify(r.feeds)}, ${r.errors} errors; latency ${latencyNote(r.latency)}`,
+      `${r.orders.toLocaleString('en-US')} orders (${sockets > 1 ? `${sockets} sockets, a user each, × ` : ''}${depth} in flight), ${Math.round(r.messages / r.orders)} messages an order, ` +
+      `feeds ${JSON.stringify(r.feeds)}, ${r.errors} errors; latency ${sockets > 1 ? '(worst socket) ' : ''}${latencyNote(r.latency)}`,
+    serverNote: syncNote,
   });
 }
 

@@ -7,17 +7,18 @@
 import type { WebSocket } from 'ws';
 import { openSubscribers, runMdLoad, TAGS, type MdLoad, type MdRig } from './md-load.ts';
 import { runRestLoad, type RestLoad } from './rest-load.ts';
-import { orderSocket, request, runWsOrderLoad, type WsOrderLoad } from './ws-order-load.ts';
+import { orderSocket, request, runWsOrderLoad, type WsOrderLoad, type WsOrderResult } from './ws-order-load.ts';
 
 export type ClientJob =
   | { op: 'rest'; load: RestLoad }
-  | { op: 'orders.open'; url: string; user: string; token: string }
+  | { op: 'orders.open'; url: string; user: string; token: string; traders?: { user: string; token: string }[] }
   | { op: 'orders'; load: WsOrderLoad }
   | { op: 'md.open'; ordersUrl: string; mdUrl: string; user: string; token: string; symbol: string; level: string; subscribers: number; base: Record<string, unknown>[] }
   | { op: 'md'; load: MdLoad }
   | { op: 'close' };
 
-let orders: WebSocket | undefined;
+/** The order sockets of `orders` jobs (one, or one per trader: the journal cases load several). */
+let orders: WebSocket[] = [];
 let rid = 1;
 let rig: MdRig | undefined;
 
@@ -33,12 +34,15 @@ async function handle(job: ClientJob): Promise<unknown> {
     case 'rest':
       return runRestLoad(job.load);
     case 'orders.open':
-      orders = await orderSocket(job.url, job.user, job.token);
+      // one socket, or one per trader (each user's feeds go to that user's socket only)
+      orders = await Promise.all((job.traders ?? [{ user: job.user, token: job.token }]).map((t) => orderSocket(job.url, t.user, t.token)));
       return undefined;
     case 'orders': {
-      const result = await runWsOrderLoad(orders!, job.load, rid);
-      rid += job.load.count;
-      return result;
+      // `count` orders split over the sockets, each with `depth` in flight, all at once
+      const per = Math.ceil(job.load.count / orders.length);
+      const results = await Promise.all(orders.map((ws, i) => runWsOrderLoad(ws, { ...job.load, count: per }, rid + i * per)));
+      rid += per * orders.length;
+      return results.length === 1 ? results[0] : mergeOrderResults(results);
     }
     case 'md.open': {
       const ws = await orderSocket(job.ordersUrl, job.user, job.token);
@@ -56,11 +60,27 @@ async function handle(job: ClientJob): Promise<unknown> {
     case 'md':
       return runMdLoad(rig!, job.load);
     case 'close':
-      for (const ws of [orders, rig?.orders, ...(rig?.subs ?? [])]) ws?.terminate();
-      orders = undefined;
+      for (const ws of [...orders, rig?.orders, ...(rig?.subs ?? [])]) ws?.terminate();
+      orders = [];
       rig = undefined;
       return undefined;
   }
+}
+
+/** Several sockets' results as one: totals, the longest elapsed time, and the worst socket's latency percentiles. */
+function mergeOrderResults(rs: WsOrderResult[]): WsOrderResult {
+  const feeds: Record<string, number> = {};
+  for (const r of rs) for (const [k, n] of Object.entries(r.feeds)) feeds[k] = (feeds[k] ?? 0) + n;
+  const sum = (f: (r: WsOrderResult) => number) => rs.reduce((a, r) => a + f(r), 0);
+  const max = (f: (r: WsOrderResult) => number) => Math.max(...rs.map(f));
+  return {
+    orders: sum((r) => r.orders),
+    elapsedNs: max((r) => r.elapsedNs),
+    errors: sum((r) => r.errors),
+    feeds,
+    messages: sum((r) => r.messages),
+    latency: { samples: sum((r) => r.latency.samples), p50Us: max((r) => r.latency.p50Us), p99Us: max((r) => r.latency.p99Us), maxUs: max((r) => r.latency.maxUs) },
+  };
 }
 
 process.on('message', (job: ClientJob) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Exchange } from '../../src/api/exchange.ts';
 import { JournalFile } from '../../src/api/journal/journal-file.ts';
+import { parseMoney } from '../../src/core/money.ts';
 import { startServer } from '../../src/api/server.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import type { ClientJob } from './client-process.ts';
@@ -23,10 +24,17 @@ export type ServerKind = 'perpsim' | 'perpsim+journal' | 'hono-floor' | 'ws-floo
 export class Rig {
   port = 0;
   token = 'floor-token';
+  /** The journal of a `perpsim+journal` rig (its sync statistics go into the case's note). */
+  journal: JournalFile | undefined;
+  /** Users `trader1…N` made for loads with a socket per user (perpsim rigs with `traders` > 0), with their tokens. */
+  traders: { user: string; token: string }[] = [];
   private child: ChildProcess | undefined;
   private stopServer: (() => Promise<void>) | undefined;
 
-  constructor(readonly kind: ServerKind) {}
+  constructor(
+    readonly kind: ServerKind,
+    private readonly traderCount = 0,
+  ) {}
 
   get wsUrl(): string {
     return `ws://127.0.0.1:${this.port}`;
@@ -42,11 +50,17 @@ export class Rig {
       let journalDir: string | undefined;
       if (this.kind === 'perpsim+journal') {
         journalDir = mkdtempSync(join(tmpdir(), 'perpsim-bench-journal-'));
-        exchange.commands.attach(JournalFile.create(journalDir, { perpsim_journal: 1, scenario: {}, seed: 0 }));
+        this.journal = JournalFile.create(journalDir, { perpsim_journal: 1, scenario: {}, seed: 0 });
+        exchange.commands.attach(this.journal);
       }
       const server = await startServer(exchange, { port: 0 });
       this.port = server.port;
       this.token = (await exchange.users.tokenForPassword('alice', 'alice-password', 3600))!;
+      for (let i = 1; i <= this.traderCount; i++) {
+        const user = `trader${i}`;
+        await exchange.addUser(user, `${user}-password`, parseMoney('1000000000'));
+        this.traders.push({ user, token: (await exchange.users.tokenForPassword(user, `${user}-password`, 3600))! });
+      }
       this.stopServer = async () => {
         await server.close();
         if (journalDir !== undefined) rmSync(journalDir, { recursive: true, force: true });
