@@ -59,6 +59,8 @@ export class EventLogRecorder implements VenueListener {
   private tsHi = 0;
   private tsLo = 0;
   private readonly tops: BookRow[];
+  /** Columns `bookChanged` reads a side's five best levels into. */
+  private readonly depth5 = { prices: new Float64Array(5), qtys: new Float64Array(5) };
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
   private readonly priceTexts = new PriceTexts();
@@ -164,28 +166,37 @@ export class EventLogRecorder implements VenueListener {
   }
 
   bookChanged(market: Market): void {
-    const { bids, asks } = market.book.l2(5);
-    const top = this.tops[market.index]!;
-    const bid = bids[0]?.priceTicks ?? NaN;
-    const bidQty = bids[0]?.qtyLots ?? NaN;
-    const ask = asks[0]?.priceTicks ?? NaN;
-    const askQty = asks[0]?.qtyLots ?? NaN;
+    // The five best levels a side into reused columns: this runs on every book change of a
+    // simulated day, so no level objects.
+    const { prices, qtys } = this.depth5;
+    const bidLevels = market.book.l2Into('B', prices, qtys);
+    const bid = bidLevels > 0 ? prices[0]! : NaN;
+    const bidQty = bidLevels > 0 ? qtys[0]! : NaN;
     let bidDepth = 0;
+    for (let i = 0; i < bidLevels; i++) bidDepth += qtys[i]!;
+    const askLevels = market.book.l2Into('S', prices, qtys);
+    const ask = askLevels > 0 ? prices[0]! : NaN;
+    const askQty = askLevels > 0 ? qtys[0]! : NaN;
     let askDepth = 0;
-    for (const level of bids) bidDepth += level.qtyLots;
-    for (const level of asks) askDepth += level.qtyLots;
+    for (let i = 0; i < askLevels; i++) askDepth += qtys[i]!;
+    const top = this.tops[market.index]!;
     if (same(top.bid, bid) && same(top.ask, ask) && same(top.bidQty, bidQty) && same(top.askQty, askQty) && top.bidDepth === bidDepth && top.askDepth === askDepth) {
       return;
     }
-    Object.assign(top, { bid, bidQty, ask, askQty, bidDepth, askDepth });
+    top.bid = bid;
+    top.bidQty = bidQty;
+    top.ask = ask;
+    top.askQty = askQty;
+    top.bidDepth = bidDepth;
+    top.askDepth = askDepth;
     const c = this.cols;
     const r = this.begin('book');
     c.symbol.set(r, market.symbol);
-    if (bids.length > 0) {
+    if (bidLevels > 0) {
       c.bid_ticks.setNumber(r, bid);
       c.bid_qty.setNumber(r, bidQty);
     }
-    if (asks.length > 0) {
+    if (askLevels > 0) {
       c.ask_ticks.setNumber(r, ask);
       c.ask_qty.setNumber(r, askQty);
     }
