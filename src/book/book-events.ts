@@ -26,21 +26,39 @@ export const EV_CANCELED = 4;
 export const EV_REDUCED = 5;
 export const EV_CANCEL_REJECTED = 6;
 
-// Record fields. ORDER is the order of every kind but a trade, where it is the maker.
-const F_KIND = 0;
-const F_ORDER = 1;
-const F_OWNER = 2;
-const F_TAKER = 3;
-const F_TAKER_OWNER = 4;
-/** Side (0 buy, 1 sell) of a rested order or a trade's taker; the reason code of a cancel. */
-const F_CODE = 5;
-const F_PRICE = 6;
-/** qtyLots of rested / trade / expired / canceled; byLots of reduced. */
-const F_QTY = 7;
-/** makerRemainingLots of a trade; remainingLots of reduced. */
-const F_LEFT = 8;
-const F_TAKER_LEFT = 9;
-const STRIDE = 10;
+/**
+ * `EV_*` as literals for this file (a module-level constant costs a load and a check at every
+ * use in V8's optimized code; see `Rec` in `book-core.ts`). `test/book/layout.test.ts` checks
+ * they agree.
+ */
+export const enum Ev {
+  Rested = 0,
+  Trade = 1,
+  Expired = 2,
+  Rejected = 3,
+  Canceled = 4,
+  Reduced = 5,
+  CancelRejected = 6,
+}
+
+/** Record fields. ORDER is the order of every kind but a trade, where it is the maker. */
+const enum F {
+  Kind = 0,
+  Order = 1,
+  Owner = 2,
+  Taker = 3,
+  TakerOwner = 4,
+  /** Side (0 buy, 1 sell) of a rested order or a trade's taker; the reason code of a cancel. */
+  Code = 5,
+  Price = 6,
+  /** qtyLots of rested / trade / expired / canceled; byLots of reduced. */
+  Qty = 7,
+  /** makerRemainingLots of a trade; remainingLots of reduced. */
+  Left = 8,
+  TakerLeft = 9,
+  /** Numbers a record. */
+  Stride = 10,
+}
 
 const SIDES: readonly Side[] = ['B', 'S'];
 const CANCEL_REASONS: readonly BookCancelReason[] = ['REQUESTED', 'SELF_TRADE'];
@@ -52,7 +70,7 @@ export const CANCEL_SELF_TRADE = 1;
 export class BookEvents {
   /** Number of events held. */
   length = 0;
-  private data = zeros(16 * STRIDE);
+  private data = zeros(16 * F.Stride);
 
   /** Forgets every event; the records are reused by the next command. */
   clear(): void {
@@ -60,56 +78,56 @@ export class BookEvents {
   }
 
   kind(i: number): number {
-    return this.data[i * STRIDE + F_KIND]!;
+    return this.data[i * F.Stride + F.Kind]!;
   }
   /** The order of any event but a trade. */
   orderId(i: number): number {
-    return this.data[i * STRIDE + F_ORDER]!;
+    return this.data[i * F.Stride + F.Order]!;
   }
   makerId(i: number): number {
-    return this.data[i * STRIDE + F_ORDER]!;
+    return this.data[i * F.Stride + F.Order]!;
   }
   makerOwnerId(i: number): number {
-    return this.data[i * STRIDE + F_OWNER]!;
+    return this.data[i * F.Stride + F.Owner]!;
   }
   takerId(i: number): number {
-    return this.data[i * STRIDE + F_TAKER]!;
+    return this.data[i * F.Stride + F.Taker]!;
   }
   takerOwnerId(i: number): number {
-    return this.data[i * STRIDE + F_TAKER_OWNER]!;
+    return this.data[i * F.Stride + F.TakerOwner]!;
   }
   /** The rested order's side, or a trade's taker side. */
   side(i: number): Side {
-    return SIDES[this.data[i * STRIDE + F_CODE]!]!;
+    return SIDES[this.data[i * F.Stride + F.Code]!]!;
   }
   priceTicks(i: number): number {
-    return this.data[i * STRIDE + F_PRICE]!;
+    return this.data[i * F.Stride + F.Price]!;
   }
   /** Lots rested, traded, expired or canceled; lots taken off by a reduce. */
   qtyLots(i: number): number {
-    return this.data[i * STRIDE + F_QTY]!;
+    return this.data[i * F.Stride + F.Qty]!;
   }
   makerRemainingLots(i: number): number {
-    return this.data[i * STRIDE + F_LEFT]!;
+    return this.data[i * F.Stride + F.Left]!;
   }
   takerRemainingLots(i: number): number {
-    return this.data[i * STRIDE + F_TAKER_LEFT]!;
+    return this.data[i * F.Stride + F.TakerLeft]!;
   }
   /** What is left of a reduced order. */
   remainingLots(i: number): number {
-    return this.data[i * STRIDE + F_LEFT]!;
+    return this.data[i * F.Stride + F.Left]!;
   }
   cancelReason(i: number): BookCancelReason {
-    return CANCEL_REASONS[this.data[i * STRIDE + F_CODE]!]!;
+    return CANCEL_REASONS[this.data[i * F.Stride + F.Code]!]!;
   }
 
   /** Event `i` as a value. */
   at(i: number): BookEvent {
     if (i < 0 || i >= this.length) throw new RangeError(`no event ${i} of ${this.length}`);
     switch (this.kind(i)) {
-      case EV_RESTED:
+      case Ev.Rested:
         return { kind: 'rested', orderId: this.orderId(i), side: this.side(i), priceTicks: this.priceTicks(i), qtyLots: this.qtyLots(i) };
-      case EV_TRADE:
+      case Ev.Trade:
         return {
           kind: 'trade',
           makerId: this.makerId(i),
@@ -122,13 +140,13 @@ export class BookEvents {
           makerRemainingLots: this.makerRemainingLots(i),
           takerRemainingLots: this.takerRemainingLots(i),
         };
-      case EV_EXPIRED:
+      case Ev.Expired:
         return { kind: 'expired', orderId: this.orderId(i), qtyLots: this.qtyLots(i) };
-      case EV_REJECTED:
+      case Ev.Rejected:
         return { kind: 'rejected', orderId: this.orderId(i), reason: 'POST_ONLY_WOULD_CROSS' };
-      case EV_CANCELED:
+      case Ev.Canceled:
         return { kind: 'canceled', orderId: this.orderId(i), qtyLots: this.qtyLots(i), reason: this.cancelReason(i) };
-      case EV_REDUCED:
+      case Ev.Reduced:
         return { kind: 'reduced', orderId: this.orderId(i), byLots: this.qtyLots(i), remainingLots: this.remainingLots(i) };
       default:
         return { kind: 'cancel-rejected', orderId: this.orderId(i), reason: 'UNKNOWN_ORDER' };
@@ -152,21 +170,21 @@ export class BookEvents {
 
   /** Starts a record of `kind` about `orderId`; returns its offset. */
   private open(kind: number, orderId: number): number {
-    const at = this.length * STRIDE;
-    if (at + STRIDE > this.data.length) growNumbers(this.data, this.data.length * 2);
+    const at = this.length * F.Stride;
+    if (at + F.Stride > this.data.length) growNumbers(this.data, this.data.length * 2);
     this.length++;
     const d = this.data;
-    d[at + F_KIND] = kind;
-    d[at + F_ORDER] = orderId;
+    d[at + F.Kind] = kind;
+    d[at + F.Order] = orderId;
     return at;
   }
 
   rested(orderId: number, sideCode: number, priceTicks: number, qtyLots: number): void {
-    const at = this.open(EV_RESTED, orderId);
+    const at = this.open(Ev.Rested, orderId);
     const d = this.data;
-    d[at + F_CODE] = sideCode;
-    d[at + F_PRICE] = priceTicks;
-    d[at + F_QTY] = qtyLots;
+    d[at + F.Code] = sideCode;
+    d[at + F.Price] = priceTicks;
+    d[at + F.Qty] = qtyLots;
   }
 
   trade(
@@ -180,41 +198,41 @@ export class BookEvents {
     makerRemainingLots: number,
     takerRemainingLots: number,
   ): void {
-    const at = this.open(EV_TRADE, makerId);
+    const at = this.open(Ev.Trade, makerId);
     const d = this.data;
-    d[at + F_OWNER] = makerOwnerId;
-    d[at + F_TAKER] = takerId;
-    d[at + F_TAKER_OWNER] = takerOwnerId;
-    d[at + F_CODE] = takerSideCode;
-    d[at + F_PRICE] = priceTicks;
-    d[at + F_QTY] = qtyLots;
-    d[at + F_LEFT] = makerRemainingLots;
-    d[at + F_TAKER_LEFT] = takerRemainingLots;
+    d[at + F.Owner] = makerOwnerId;
+    d[at + F.Taker] = takerId;
+    d[at + F.TakerOwner] = takerOwnerId;
+    d[at + F.Code] = takerSideCode;
+    d[at + F.Price] = priceTicks;
+    d[at + F.Qty] = qtyLots;
+    d[at + F.Left] = makerRemainingLots;
+    d[at + F.TakerLeft] = takerRemainingLots;
   }
 
   expired(orderId: number, qtyLots: number): void {
-    const at = this.open(EV_EXPIRED, orderId);
-    this.data[at + F_QTY] = qtyLots;
+    const at = this.open(Ev.Expired, orderId);
+    this.data[at + F.Qty] = qtyLots;
   }
 
   rejected(orderId: number): void {
-    this.open(EV_REJECTED, orderId);
+    this.open(Ev.Rejected, orderId);
   }
 
   canceled(orderId: number, qtyLots: number, reasonCode: number): void {
-    const at = this.open(EV_CANCELED, orderId);
-    this.data[at + F_QTY] = qtyLots;
-    this.data[at + F_CODE] = reasonCode;
+    const at = this.open(Ev.Canceled, orderId);
+    this.data[at + F.Qty] = qtyLots;
+    this.data[at + F.Code] = reasonCode;
   }
 
   reduced(orderId: number, byLots: number, remainingLots: number): void {
-    const at = this.open(EV_REDUCED, orderId);
-    this.data[at + F_QTY] = byLots;
-    this.data[at + F_LEFT] = remainingLots;
+    const at = this.open(Ev.Reduced, orderId);
+    this.data[at + F.Qty] = byLots;
+    this.data[at + F.Left] = remainingLots;
   }
 
   cancelRejected(orderId: number): void {
-    this.open(EV_CANCEL_REJECTED, orderId);
+    this.open(Ev.CancelRejected, orderId);
   }
 }
 

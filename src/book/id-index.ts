@@ -25,22 +25,28 @@
  * for a Map).
  */
 
-/** Returned for absent ids. */
-const ABSENT = -1;
-/** The slot of an empty cell. */
-const EMPTY = 0;
-const MIN_BITS = 10;
+/**
+ * Literals for the hot methods (a module-level constant costs a load and a check at every use
+ * in V8's optimized code; see `Rec` in `book-core.ts`).
+ */
+const enum K {
+  /** Returned for absent ids. */
+  Absent = -1,
+  /** The slot of an empty cell. */
+  Empty = 0,
+  MinBits = 10,
+}
 
 /** A set of distinct ids, each with a positive slot number. */
 export class IdIndex {
-  private bits = MIN_BITS;
-  private mask = (1 << MIN_BITS) - 1;
-  private table = new Int32Array(2 << MIN_BITS);
+  private bits = K.MinBits;
+  private mask = (1 << K.MinBits) - 1;
+  private table = new Int32Array(2 << K.MinBits);
   private used = 0;
   /** Ids that are not int32s, with their slots; created on first use. */
   private others: Map<number, number> | null = null;
   /** The free cell the last `absent` found for `freeFor`, until the table changes. */
-  private freeAt = ABSENT;
+  private freeAt = K.Absent;
   private freeFor = 0;
 
   /** Number of ids held. */
@@ -50,9 +56,9 @@ export class IdIndex {
 
   /** Slot of `id`, or -1 when absent. */
   get(id: number): number {
-    if ((id | 0) !== id) return this.others?.get(id) ?? ABSENT;
+    if ((id | 0) !== id) return this.others?.get(id) ?? K.Absent;
     const i = this.find(id);
-    return i === ABSENT ? ABSENT : this.table[2 * i + 1]!;
+    return i === K.Absent ? K.Absent : this.table[2 * i + 1]!;
   }
 
   /**
@@ -64,7 +70,7 @@ export class IdIndex {
     const table = this.table;
     const mask = this.mask;
     for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
-      if (table[2 * i + 1] === EMPTY) {
+      if (table[2 * i + 1] === K.Empty) {
         this.freeAt = i;
         this.freeFor = id;
         return true;
@@ -82,10 +88,10 @@ export class IdIndex {
     if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
     // The free cell `absent` found for this id is still the end of its probe run when nothing
     // changed since (every change forgets it).
-    let i = this.freeFor === id ? this.freeAt : ABSENT;
-    this.freeAt = ABSENT;
+    let i = this.freeFor === id ? this.freeAt : K.Absent;
+    this.freeAt = K.Absent;
     const table = this.table;
-    if (i === ABSENT) i = freeCell(table, this.bits, id);
+    if (i === K.Absent) i = freeCell(table, this.bits, id);
     table[2 * i] = id;
     table[2 * i + 1] = slot;
     this.used++;
@@ -95,8 +101,8 @@ export class IdIndex {
   take(id: number): number {
     if ((id | 0) !== id) return this.takeOther(id);
     let hole = this.find(id);
-    if (hole === ABSENT) return ABSENT;
-    this.freeAt = ABSENT;
+    if (hole === K.Absent) return K.Absent;
+    this.freeAt = K.Absent;
     const table = this.table;
     const mask = this.mask;
     const bits = this.bits;
@@ -104,16 +110,16 @@ export class IdIndex {
     // Backward shift: pull later entries of the probe run into the hole when the hole lies
     // between their home cell and where they sit, so every entry stays reachable from home.
     for (let j = (hole + 1) & mask; ; j = (j + 1) & mask) {
-      if (table[2 * j + 1] === EMPTY) break;
+      if (table[2 * j + 1] === K.Empty) break;
       if (((j - hashOf(table[2 * j]!, bits)) & mask) >= ((j - hole) & mask)) {
         table[2 * hole] = table[2 * j]!;
         table[2 * hole + 1] = table[2 * j + 1]!;
         hole = j;
       }
     }
-    table[2 * hole + 1] = EMPTY;
+    table[2 * hole + 1] = K.Empty;
     this.used--;
-    if (bits > MIN_BITS && 8 * this.used < mask + 1) this.resize(bits - 1);
+    if (bits > K.MinBits && 8 * this.used < mask + 1) this.resize(bits - 1);
     return taken;
   }
 
@@ -122,14 +128,14 @@ export class IdIndex {
     const table = this.table;
     const mask = this.mask;
     for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
-      if (table[2 * i + 1] === EMPTY) return ABSENT;
+      if (table[2 * i + 1] === K.Empty) return K.Absent;
       if (table[2 * i] === id) return i;
     }
   }
 
   private takeOther(id: number): number {
     const slot = this.others?.get(id);
-    if (slot === undefined) return ABSENT;
+    if (slot === undefined) return K.Absent;
     this.others!.delete(id);
     return slot;
   }
@@ -138,7 +144,7 @@ export class IdIndex {
     const old = this.table;
     const table = new Int32Array(2 << bits);
     for (let j = 0; j < old.length; j += 2) {
-      if (old[j + 1] === EMPTY) continue;
+      if (old[j + 1] === K.Empty) continue;
       const i = freeCell(table, bits, old[j]!);
       table[2 * i] = old[j]!;
       table[2 * i + 1] = old[j + 1]!;
@@ -146,7 +152,7 @@ export class IdIndex {
     this.table = table;
     this.bits = bits;
     this.mask = (1 << bits) - 1;
-    this.freeAt = ABSENT;
+    this.freeAt = K.Absent;
   }
 }
 
@@ -154,7 +160,7 @@ export class IdIndex {
 function freeCell(table: Int32Array, bits: number, id: number): number {
   const mask = (1 << bits) - 1;
   let i = hashOf(id, bits);
-  while (table[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
+  while (table[2 * i + 1] !== K.Empty) i = (i + 1) & mask;
   return i;
 }
 

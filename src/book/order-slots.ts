@@ -39,41 +39,51 @@ export const ORDER_STRIDE = 4;
 export const NONE = -1;
 /** A field whose value is kept in `OrderSlots.wide` (see the file comment). */
 export const WIDE = -2147483648;
+
+/**
+ * The constants above as literals for this file's hot methods (see `Rec` in `book-core.ts`
+ * for why; `test/book/layout.test.ts` checks they agree).
+ */
+export const enum K {
+  Level = 1,
+  Stride = 4,
+  Wide = -2147483648,
+}
 const INITIAL_ORDERS = 1024;
 
 /** Storage for resting orders. `data` is public for the book's hot loops. */
 export class OrderSlots {
   /** The records; see the field offsets `O_*`. Replaced (grown) by `allocate`. */
-  data = new Int32Array(INITIAL_ORDERS * ORDER_STRIDE);
+  data = new Int32Array(INITIAL_ORDERS * K.Stride);
   /** Values of the fields marked `WIDE`, by offset (`o + O_*`). */
   private readonly wide = new Map<number, number>();
   private freeHead = 0;
   /** References below this have been handed out at least once; record 0 is never used. */
-  private highWater = ORDER_STRIDE;
+  private highWater = K.Stride;
 
   /** A free record (> 0) with every field to be set by the caller; may replace `data`. */
   allocate(): number {
     const o = this.freeHead;
     if (o !== 0) {
-      this.freeHead = this.data[o + O_LEVEL]!;
+      this.freeHead = this.data[o + K.Level]!;
       return o;
     }
     if (this.highWater === this.data.length) this.data = growI32(this.data, this.data.length * 2);
     const fresh = this.highWater;
-    this.highWater += ORDER_STRIDE;
+    this.highWater += K.Stride;
     return fresh;
   }
 
   /** Returns a record to the free list. Its id and owner stay readable until reallocated. */
   release(o: number): void {
-    this.data[o + O_LEVEL] = this.freeHead;
+    this.data[o + K.Level] = this.freeHead;
     this.freeHead = o;
   }
 
   /** The value of field `f` of record `o`, wide or not. */
   field(o: number, f: number): number {
     const v = this.data[o + f]!;
-    return v === WIDE ? this.wide.get(o + f)! : v;
+    return v === K.Wide ? this.wide.get(o + f)! : v;
   }
 
   /** Sets field `f` of record `o` to any number, exactly (see the file comment). */
@@ -84,7 +94,7 @@ export class OrderSlots {
     if (fitsInt32(value)) {
       this.data[o + f] = value;
     } else {
-      this.data[o + f] = WIDE;
+      this.data[o + f] = K.Wide;
       this.wide.set(o + f, value);
     }
   }
@@ -92,7 +102,7 @@ export class OrderSlots {
 
 /** True when `x` is stored as itself in an int32 field: an int32 other than -0 and `WIDE`. */
 export function fitsInt32(x: number): boolean {
-  return (x | 0) === x && x !== WIDE && (x !== 0 || 1 / x > 0);
+  return (x | 0) === x && x !== K.Wide && (x !== 0 || 1 / x > 0);
 }
 
 /**

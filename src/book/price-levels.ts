@@ -13,40 +13,50 @@
  * `price` and `total` are number arrays, not Float64Arrays, because they flow into events and
  * views (see `OrderSlots` for why that matters).
  */
-import { NONE, O_QTY, growI32, growNumbers, smi, zeros } from './order-slots.ts';
+import { growI32, growNumbers, smi, zeros } from './order-slots.ts';
 
-const INITIAL_LEVELS = 256;
-const INITIAL_RING = 8;
+/**
+ * Literals for the hot methods (a module-level constant costs a load and a check at every use
+ * in V8's optimized code; see `Rec` in `book-core.ts`).
+ */
+export const enum K {
+  /** `NONE` of `order-slots.ts`: no level. */
+  None = -1,
+  /** `O_QTY` of `order-slots.ts`. */
+  Qty = 0,
+  InitialLevels = 256,
+  InitialRing = 8,
+}
 
 /** Level records. Fields are public for the book's hot loops. */
 export class LevelSlots {
   /** Price, ticks. */
-  readonly price = zeros(INITIAL_LEVELS);
+  readonly price = zeros(K.InitialLevels);
   /** Open lots of the live orders at the level. */
-  readonly total = zeros(INITIAL_LEVELS);
+  readonly total = zeros(K.InitialLevels);
   /** Number of live orders at the level. */
-  count = new Int32Array(INITIAL_LEVELS);
+  count = new Int32Array(K.InitialLevels);
   /** 1 for an ask level, 0 for a bid level. */
-  isAsk = new Uint8Array(INITIAL_LEVELS);
+  isAsk = new Uint8Array(K.InitialLevels);
   /** Per level, a ring (power-of-two length) of order references, oldest first. */
   readonly ring: Int32Array[] = [];
   /** Position of the oldest entry in the level's ring; the free list for free level slots. */
-  head = new Int32Array(INITIAL_LEVELS);
+  head = new Int32Array(K.InitialLevels);
   /** Entries in the level's ring, live and canceled. */
-  queued = new Int32Array(INITIAL_LEVELS);
+  queued = new Int32Array(K.InitialLevels);
 
   private highWater = 0;
-  private freeHead = NONE;
+  private freeHead = K.None;
 
   /** An empty level at `priceTicks`; may grow the arrays. */
   allocate(priceTicks: number, isAsk: boolean): number {
     let slot = this.freeHead;
-    if (slot !== NONE) {
+    if (slot !== K.None) {
       this.freeHead = this.head[slot]!;
     } else {
       if (this.highWater === this.count.length) this.grow();
       slot = this.highWater++;
-      this.ring.push(new Int32Array(INITIAL_RING));
+      this.ring.push(new Int32Array(K.InitialRing));
     }
     this.price[slot] = smi(priceTicks);
     this.total[slot] = 0;
@@ -86,7 +96,7 @@ export class LevelSlots {
     // place suffices.
     for (let k = 0; k < n; k++) {
       const o = ring[(start + k) & mask]!;
-      if (data[o + O_QTY] === 0) free(o);
+      if (data[o + K.Qty] === 0) free(o);
       else ring[(start + kept++) & mask] = o;
     }
     this.queued[level] = kept;

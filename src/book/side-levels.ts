@@ -1,10 +1,18 @@
 /**
  * One side's price levels in price order, for the touch in O(1) and ordered views.
  */
-import { NONE, growF64, growI32 } from './order-slots.ts';
+import { growF64, growI32 } from './order-slots.ts';
 
-/** Size of each side's price → level cache; prices this close to each other never collide. */
-const CACHE_SIZE = 4096;
+/**
+ * Literals for the hot methods (a module-level constant costs a load and a check at every use
+ * in V8's optimized code; see `Rec` in `book-core.ts`).
+ */
+export const enum K {
+  /** `NONE` of `order-slots.ts`: no level. */
+  None = -1,
+  /** Size of each side's price → level cache; prices this close to each other never collide. */
+  CacheSize = 4096,
+}
 
 /**
  * One side's levels ordered by `key`, ascending, best last. The key is the price for bids and
@@ -22,16 +30,16 @@ export class SideLevels {
   levels = new Int32Array(64);
   /** Number of levels; the best is at `length - 1`. */
   length = 0;
-  private readonly cachedKey = new Float64Array(CACHE_SIZE);
-  private readonly cachedLevel = new Int32Array(CACHE_SIZE).fill(NONE);
+  private readonly cachedKey = new Float64Array(K.CacheSize);
+  private readonly cachedLevel = new Int32Array(K.CacheSize).fill(K.None);
 
-  /** Level slot with `key`, or NONE. */
+  /** Level slot with `key`, or NONE (-1). */
   levelOf(key: number): number {
-    const bucket = key & (CACHE_SIZE - 1);
+    const bucket = key & (K.CacheSize - 1);
     const cached = this.cachedLevel[bucket]!;
-    if (cached !== NONE && this.cachedKey[bucket] === key) return cached;
+    if (cached !== K.None && this.cachedKey[bucket] === key) return cached;
     const at = this.indexOf(key);
-    if (at < 0) return NONE;
+    if (at < 0) return K.None;
     const level = this.levels[at]!;
     this.cachedKey[bucket] = key;
     this.cachedLevel[bucket] = level;
@@ -74,7 +82,7 @@ export class SideLevels {
     this.keys[at] = key;
     this.levels[at] = level;
     this.length = n + 1;
-    const bucket = key & (CACHE_SIZE - 1);
+    const bucket = key & (K.CacheSize - 1);
     this.cachedKey[bucket] = key;
     this.cachedLevel[bucket] = level;
   }
@@ -98,7 +106,7 @@ export class SideLevels {
   }
 
   private forget(key: number): void {
-    const bucket = key & (CACHE_SIZE - 1);
-    if (this.cachedKey[bucket] === key) this.cachedLevel[bucket] = NONE;
+    const bucket = key & (K.CacheSize - 1);
+    if (this.cachedKey[bucket] === key) this.cachedLevel[bucket] = K.None;
   }
 }

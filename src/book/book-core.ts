@@ -1,0 +1,249 @@
+import type { PlaceCommand } from './events.ts';
+import type { BookEvents } from './book-events.ts';
+import { IdIndex } from './id-index.ts';
+import { OrderSlots, fitsInt32, smi } from './order-slots.ts';
+import { LevelSlots } from './price-levels.ts';
+import { SideLevels } from './side-levels.ts';
+
+/**
+ * The record layout and markers of `order-slots.ts` (`O_*`, `NONE`, `WIDE`), as const enums so
+ * that the compiler writes them here as literals. Why not import those constants: in V8's
+ * optimized code every use of a module-level constant, imported or not, is a load and a
+ * small-integer check (and an offset sum becomes an add with an overflow check); on the hot
+ * paths below that was ~10% of `book.mix`. `test/book/layout.test.ts` checks that the two agree.
+ */
+export const enum Rec {
+  Qty = 0,
+  Level = 1,
+  Id = 2,
+  Owner = 3,
+}
+export const enum Mark {
+  None = -1,
+  Wide = -2147483648,
+  Int32Max = 2147483647,
+}
+/** Codes of `BookCancelReason`s in a canceled record (`CANCEL_*` of `book-events.ts`). */
+export const enum CancelCode {
+  Requested = 0,
+  SelfTrade = 1,
+}
+
+/** How the book treats a taker meeting a resting order of the same owner. */
+export type SelfTradePolicy = 'allow' | 'cancel-resting';
+
+export interface OrderBookOptions {
+  /** Default `allow`: the venue does not document self-trade prevention (decisions.md). */
+  selfTrade?: SelfTradePolicy;
+}
+
+/**
+ * The matching engine of `OrderBook`: its storage and the three commands that change it,
+ * written into a `BookEvents` buffer. Kept apart from the views and the value-returning API
+ * (`order-book.ts`) because this is the code that has to be fast; see `OrderBook` for the
+ * layout. Malformed commands (non-integer prices, duplicate ids) are caller bugs and throw.
+ */
+export class BookCore {
+  protected readonly orders = new OrderSlots();
+  protected readonly levels = new LevelSlots();
+  protected readonly bids = new SideLevels();
+  protected readonly asks = new SideLevels();
+  protected readonly ids = new IdIndex();
+  private readonly cancelSelfTrades: boolean;
+
+  constructor(options: OrderBookOptions = {}) {
+    this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
+  }
+
+  /** `OrderBook.place`, with the outcomes appended to `out` as records. */
+  placeInto(cmd: PlaceCommand, out: BookEvents): void {
+    const { side, priceTicks, qtyLots } = cmd;
+    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
+      throw new RangeError(`order ${cmd.orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
+    }
+    const orderId = smi(cmd.orderId);
+    if (!this.ids.absent(orderId)) throw new RangeError(`order ${orderId} is already on the book`);
+    const isBuy = side === 'B';
+    // A level crosses when its key (price for bids, -price for asks) reaches this.
+    const crossKey = isBuy ? -priceTicks : priceTicks;
+    // Most orders do not cross: the touch alone says so, without a call.
+    const opposite = isBuy ? this.asks : this.bids;
+    const n = opposite.length;
+    const crosses = n > 0 && opposite.keys[n - 1]! >= crossKey;
+    if (cmd.postOnly && crosses) {
+      out.rejected(orderId);
+      return;
+    }
+    const ownerId = smi(cmd.ownerId);
+    const remaining = crosses ? this.match(orderId, ownerId, isBuy, smi(priceTicks), smi(qtyLots), out) : smi(qtyLots);
+    if (remaining === 0) return;
+    if (cmd.tif === 'IOC') {
+      out.expired(orderId, remaining);
+    } else {
+      this.rest(orderId, ownerId, isBuy, priceTicks, remaining);
+      out.rested(orderId, isBuy ? 0 : 1, smi(priceTicks), remaining);
+    }
+  }
+
+  /** `OrderBook.cancel`, with the outcome appended to `out` as a record. */
+  cancelInto(orderId: number, out: BookEvents): void {
+    const o = this.ids.take(orderId);
+    if (o === Mark.None) {
+      out.cancelRejected(smi(orderId));
+      return;
+    }
+    const data = this.orders.data;
+    const rawLots = data[o + Rec.Qty]!;
+    const qtyLots = rawLots === Mark.Wide ? this.orders.field(o, Rec.Qty) : rawLots;
+    this.retire(o, data[o + Rec.Level]!, qtyLots);
+    out.canceled(smi(orderId), qtyLots, CancelCode.Requested);
+  }
+
+  /** `OrderBook.reduce`, with the outcome appended to `out` as a record. */
+  reduceInto(orderId: number, byLots: number, out: BookEvents): void {
+    if (!Number.isSafeInteger(byLots) || byLots <= 0) throw new RangeError(`reduce by ${byLots}: must be an integer > 0`);
+    const o = this.ids.get(orderId);
+    if (o === Mark.None) {
+      out.cancelRejected(smi(orderId));
+      return;
+    }
+    const orders = this.orders;
+    const openLots = orders.field(o, Rec.Qty);
+    if (byLots >= openLots) {
+      this.cancelInto(orderId, out);
+      return;
+    }
+    const remainingLots = openLots - byLots;
+    orders.setField(o, Rec.Qty, remainingLots);
+    const level = orders.data[o + Rec.Level]!;
+    this.levels.total[level] = smi(this.levels.total[level]! - byLots);
+    out.reduced(orders.field(o, Rec.Id), smi(byLots), smi(remainingLots));
+  }
+
+  /** Fills the taker against the opposite side; returns the lots left unfilled. */
+  private match(takerId: number, takerOwnerId: number, isBuy: boolean, limitTicks: number, qtyLots: number, out: BookEvents): number {
+    const side = isBuy ? this.asks : this.bids;
+    const crossKey = isBuy ? -limitTicks : limitTicks;
+    let remaining = qtyLots;
+    while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
+      const level = side.levels[side.length - 1]!;
+      remaining = this.matchLevel(level, takerId, takerOwnerId, isBuy ? 0 : 1, remaining, out);
+      if (this.levels.count[level] === 0) {
+        side.pop();
+        this.freeLevel(level);
+      }
+    }
+    return remaining;
+  }
+
+  /** Fills the taker against one level's queue, oldest first; returns the lots left unfilled. */
+  private matchLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
+    const levels = this.levels;
+    const orders = this.orders;
+    const data = orders.data; // matching never allocates, so `data` stays current
+    const priceTicks = levels.price[level]!;
+    const ring = levels.ring[level]!;
+    const mask = ring.length - 1;
+    let head = levels.head[level]!;
+    let queued = levels.queued[level]!;
+    let live = levels.count[level]!;
+    let totalLots = levels.total[level]!;
+    let remaining = qtyLots;
+    // While the level has live orders one of them is in the ring; canceled entries before it
+    // are dropped on the way.
+    while (remaining > 0 && live > 0) {
+      const maker = ring[head]!;
+      const rawLots = data[maker + Rec.Qty]!;
+      const makerLots = rawLots === Mark.Wide ? orders.field(maker, Rec.Qty) : rawLots;
+      if (makerLots > 0 && !(this.cancelSelfTrades && orders.field(maker, Rec.Owner) === takerOwnerId)) {
+        const traded = makerLots < remaining ? makerLots : remaining;
+        const makerRemainingLots = makerLots - traded;
+        if (rawLots === Mark.Wide) orders.setField(maker, Rec.Qty, makerRemainingLots);
+        else data[maker + Rec.Qty] = makerRemainingLots;
+        totalLots -= traded;
+        remaining -= traded;
+        const rawId = data[maker + Rec.Id]!;
+        const makerId = rawId === Mark.Wide ? orders.field(maker, Rec.Id) : rawId;
+        const rawOwner = data[maker + Rec.Owner]!;
+        const makerOwnerId = rawOwner === Mark.Wide ? orders.field(maker, Rec.Owner) : rawOwner;
+        out.trade(makerId, makerOwnerId, takerId, takerOwnerId, takerSideCode, priceTicks, traded, makerRemainingLots, remaining);
+        // The taker is done; the maker stays at the head.
+        if (makerRemainingLots > 0) break;
+        this.ids.take(makerId);
+        live--;
+      } else if (makerLots > 0) {
+        // Self-trade prevention: the resting order goes, untraded.
+        const orderId = orders.field(maker, Rec.Id);
+        this.ids.take(orderId);
+        live--;
+        totalLots -= makerLots;
+        out.canceled(orderId, makerLots, CancelCode.SelfTrade);
+      }
+      // The head entry is done with: filled, self-trade canceled, or canceled earlier.
+      head = (head + 1) & mask;
+      queued--;
+      orders.release(maker);
+    }
+    levels.head[level] = head;
+    levels.queued[level] = queued;
+    levels.count[level] = live;
+    levels.total[level] = totalLots;
+    return remaining;
+  }
+
+  private rest(orderId: number, ownerId: number, isBuy: boolean, priceTicks: number, qtyLots: number): void {
+    const side = isBuy ? this.bids : this.asks;
+    const key = isBuy ? priceTicks : -priceTicks;
+    const levels = this.levels;
+    let level = side.levelOf(key);
+    if (level === Mark.None) {
+      level = levels.allocate(priceTicks, !isBuy);
+      side.insert(key, level);
+    }
+    const orders = this.orders;
+    const o = orders.allocate();
+    const data = orders.data;
+    data[o + Rec.Level] = level;
+    // Values beyond int32 go beside the record, exactly (see `OrderSlots`); the common case
+    // costs a comparison, not a call (this function is too large for the call to be inlined).
+    if (qtyLots <= Mark.Int32Max) data[o + Rec.Qty] = qtyLots;
+    else orders.setField(o, Rec.Qty, qtyLots);
+    if (fitsInt32(orderId)) data[o + Rec.Id] = orderId;
+    else orders.setField(o, Rec.Id, orderId);
+    if (fitsInt32(ownerId)) data[o + Rec.Owner] = ownerId;
+    else orders.setField(o, Rec.Owner, ownerId);
+    levels.enqueue(level, o);
+    levels.count[level]!++;
+    levels.total[level] = smi(levels.total[level]! + qtyLots);
+    this.ids.add(orderId, o);
+  }
+
+  /**
+   * Takes a resting order (its id already out of the index) off its level: marks the record
+   * canceled (quantity 0) for the ring to drop later, and removes the level when it was the
+   * last order there, or compacts the ring when canceled entries outnumber live ones.
+   */
+  private retire(o: number, level: number, qtyLots: number): void {
+    const data = this.orders.data;
+    const levels = this.levels;
+    data[o + Rec.Qty] = 0;
+    levels.total[level]! -= qtyLots;
+    const live = --levels.count[level]!;
+    if (live === 0) {
+      const isAsk = levels.isAsk[level] === 1;
+      const priceTicks = levels.price[level]!;
+      (isAsk ? this.asks : this.bids).remove(isAsk ? -priceTicks : priceTicks);
+      this.freeLevel(level);
+    } else if (levels.queued[level]! > 2 * live + 16) {
+      levels.compact(level, data, this.releaseOrder);
+    }
+  }
+
+  private readonly releaseOrder = (o: number): void => this.orders.release(o);
+
+  /** Frees a level with no live orders left, with the canceled records still in its ring. */
+  private freeLevel(level: number): void {
+    this.levels.compact(level, this.orders.data, this.releaseOrder);
+    this.levels.release(level);
+  }
+}
