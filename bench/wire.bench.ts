@@ -89,6 +89,8 @@ interface WireSpec<R> {
   open(rig: Rig): Promise<unknown>;
   job(rig: Rig): ClientJob;
   note(r: R): string;
+  /** Timed passes (default 3); the journal's cases run 5, their pairs scatter more. */
+  passes?: number;
   /** Users trader1…N the rigs make (a socket each in the journal's websocket case). */
   traders?: number;
   /** More to say about the server after its passes (the journal's syncs). */
@@ -115,7 +117,7 @@ function wireCase<R extends { elapsedNs: number }>(spec: WireSpec<R>): BenchCase
     get opsPerRun() {
       return last === undefined ? 1 : spec.opsOf(last);
     },
-    iterations: 3,
+    iterations: spec.passes ?? 3,
     timeMs: 0,
     warmupIterations: WARMUP_PASSES,
     gcBetweenRuns: true,
@@ -191,6 +193,7 @@ function restCase(journal = false): BenchCase {
       `${r.requests.toLocaleString('en-US')} requests (${connections} keep-alive connections × ${depth} pipelined), ` +
       `${r.non200} not 200; latency ${latencyNote(r.latency)}`,
     serverNote: syncNote,
+    passes: journal ? 5 : undefined,
   });
 }
 
@@ -203,6 +206,7 @@ function wsOrdersCase(journal = false): BenchCase {
     floor: journal ? 'perpsim' : 'ws-floor',
     opsOf: (r) => r.orders,
     traders: sockets > 1 ? sockets : 0,
+    passes: journal ? 5 : undefined,
     open: (rig) => rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, traders: sockets > 1 ? rig.traders : undefined }),
     job: (rig) => ({
       op: 'orders',

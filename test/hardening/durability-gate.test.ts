@@ -26,8 +26,8 @@ class HeldSync implements JournalIo {
   /** When set, every sync completes after a pseudo-random 0–3 ms (seeded). */
   jitter: (() => number) | undefined;
 
-  write(fd: number, bytes: Buffer, length: number): number {
-    return writeSync(fd, bytes, 0, length);
+  write(fd: number, bytes: Buffer, length: number, position: number): number {
+    return writeSync(fd, bytes, 0, length, position);
   }
 
   fdatasync(fd: number, done: (err: Error | null) => void): void {
@@ -169,7 +169,7 @@ describe('the durability gate', () => {
     cleanups.push(() => errors.mockRestore());
     let failing = false;
     const io: JournalIo = {
-      write: (fd, bytes, length) => writeSync(fd, bytes, 0, length),
+      write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
       fdatasync: (fd, done) => (failing ? setImmediate(() => done(new Error('EIO: injected'))) : fdatasync(fd, done)),
     };
     const s = await serve(io);

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fdatasync, fdatasyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JournalEntry, JournalHeader } from './entries.ts';
 import type { OutputGate } from './output-gate.ts';
@@ -12,14 +12,26 @@ export const JOURNAL_FILE = 'journal.jsonl';
  * cache — and `fdatasync` on libuv's thread pool).
  */
 export interface JournalIo {
-  write(fd: number, bytes: Buffer, length: number): number;
+  /** Writes `length` bytes of `bytes` at `position` in the file. */
+  write(fd: number, bytes: Buffer, length: number, position: number): number;
   fdatasync(fd: number, done: (err: Error | null) => void): void;
 }
 
 const NODE_IO: JournalIo = {
-  write: (fd, bytes, length) => writeSync(fd, bytes, 0, length),
+  write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
   fdatasync: (fd, done) => fdatasync(fd, done),
 };
+
+/**
+ * Zeroed space written ahead of the journal's end, a chunk at a time. Groups then overwrite
+ * blocks the file already has, and their `fdatasync` flushes data only: appending, every sync
+ * also had to commit the file's new size through the filesystem's journal. Measured here
+ * (ext4, 16 KB groups): 1.3 ms and ~100 µs CPU per write + fdatasync, against 2.2–7 ms and
+ * 150–260 µs appending. A crash leaves the zeros after the last line, which readers already
+ * cut off as a torn tail; a clean close truncates them.
+ */
+const ZERO_CHUNK_BYTES = 4 * 1024 * 1024;
+let zeros: Buffer | undefined;
 
 /** Smallest buffer the pending entries are built in; it grows to twice the largest group. */
 const MIN_PENDING_BYTES = 64 * 1024;
@@ -78,25 +90,33 @@ export class JournalFile implements OutputGate {
    * @param entries Entries already in the file (after the header).
    * @param bytes The file's length (complete lines only).
    */
+  /** The file's length: the entries' bytes, then zeros written ahead. */
+  private allocated: number;
+
   private constructor(
     private readonly fd: number,
     public entries: number,
     public bytes: number,
     private readonly io: JournalIo,
-  ) {}
+  ) {
+    this.allocated = bytes;
+    this.zeroAhead(1);
+    fdatasyncSync(fd);
+  }
 
   /** Creates DIR/journal.jsonl with its header (DIR is created if missing). */
   static create(dir: string, header: JournalHeader, io: JournalIo = NODE_IO): JournalFile {
     mkdirSync(dir, { recursive: true });
     const fd = openSync(join(dir, JOURNAL_FILE), 'wx');
     const bytes = writeSync(fd, JSON.stringify(header) + '\n');
-    fdatasyncSync(fd);
     return new JournalFile(fd, 0, bytes, io);
   }
 
-  /** Opens an existing journal (of `entries` entries, `bytes` long) for appending. */
+  /** Opens an existing journal (of `entries` entries, `bytes` long: anything after is cut off) for appending. */
   static append(dir: string, entries: number, bytes: number, io: JournalIo = NODE_IO): JournalFile {
-    return new JournalFile(openSync(join(dir, JOURNAL_FILE), 'a'), entries, bytes, io);
+    const fd = openSync(join(dir, JOURNAL_FILE), 'r+');
+    ftruncateSync(fd, bytes);
+    return new JournalFile(fd, entries, bytes, io);
   }
 
   /** Appends an entry (durable once its group is synced). */
@@ -167,10 +187,15 @@ export class JournalFile implements OutputGate {
     }
   }
 
+  /** Writes and syncs what is pending and cuts off the zeros written ahead. */
   close(): void {
     if (this.closed) return;
     this.flushSync();
     this.closed = true;
+    if (this.failure === undefined) {
+      ftruncateSync(this.fd, this.bytes);
+      fdatasyncSync(this.fd);
+    }
     closeSync(this.fd);
   }
 
@@ -204,7 +229,8 @@ export class JournalFile implements OutputGate {
   private write(): boolean {
     if (this.pendingCount === 0) return true;
     try {
-      const wrote = this.io.write(this.fd, this.pending, this.pendingEnd);
+      this.zeroAhead(this.pendingEnd);
+      const wrote = this.io.write(this.fd, this.pending, this.pendingEnd, this.bytes);
       if (wrote !== this.pendingEnd) throw new Error(`short write: ${wrote} of ${this.pendingEnd} bytes`);
     } catch (e) {
       this.fail(e as Error);
@@ -249,6 +275,14 @@ export class JournalFile implements OutputGate {
     this.pendingEnd = 0;
     this.pendingCount = 0;
     this.onFailure?.(err);
+  }
+
+  /** Makes sure zeroed space for `need` more bytes follows the entries (see {@link ZERO_CHUNK_BYTES}). */
+  private zeroAhead(need: number): void {
+    while (this.bytes + need > this.allocated) {
+      zeros ??= Buffer.alloc(ZERO_CHUNK_BYTES);
+      this.allocated += writeSync(this.fd, zeros, 0, zeros.length, this.allocated);
+    }
   }
 
   private grow(need: number): void {
