@@ -53,6 +53,8 @@ export class CommandLog {
   private readonly shownStats: SessionStatsSnapshot = { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 };
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
+  /** Entries in use in `toFree` (a count: setting an array's length is a runtime call). */
+  private toFreeLength = 0;
   private orderCount = 0;
   private liquidationCount = 0;
   private executionCount = 0;
@@ -99,7 +101,7 @@ export class CommandLog {
 
   /** Frees the order slot when the command is over (its record must survive a rollback). */
   freeLater(slot: number): void {
-    this.toFree.push(slot);
+    this.toFree[this.toFreeLength++] = slot;
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
@@ -150,10 +152,11 @@ export class CommandLog {
   commit(listeners: CommandListeners, free: (slot: number) => void): void {
     this.journal.clear();
     if (this.outboxLength > 0) this.deliver(listeners);
-    const slots = this.toFree;
-    if (slots.length > 0) {
-      for (let i = 0; i < slots.length; i++) free(slots[i]!);
-      slots.length = 0;
+    const n = this.toFreeLength;
+    if (n > 0) {
+      const slots = this.toFree;
+      for (let i = 0; i < n; i++) free(slots[i]!);
+      this.toFreeLength = 0;
     }
   }
 
@@ -175,7 +178,7 @@ export class CommandLog {
       this.tradeStatsLength = 0;
       this.events.clear();
     }
-    this.toFree.length = 0;
+    this.toFreeLength = 0;
     const c = this.counters;
     c.orderIds.rewind(this.orderCount);
     c.liquidationIds.rewind(this.liquidationCount);

@@ -75,6 +75,9 @@ export class Market {
   readonly imFactor: Money | undefined;
   /** Largest allowed |price − mark| in ticks (the price band), recomputed when the mark moves. */
   private bandTicks = 0;
+  /** The price band in lowest terms as numbers (NaN when either is no safe integer). */
+  private readonly bandNum: number;
+  private readonly bandDen: number;
   /**
    * Called before the funding averages change (the venue saves them then for the undo of its
    * command: they change only when the mark or index moves, far less often than orders come).
@@ -96,6 +99,7 @@ export class Market {
     this.markTicks = instrument.indexPriceTicks;
     this.markTwap.reset(startSec, startNanos, this.markTicks);
     this.indexTwap.reset(startSec, startNanos, this.indexTicks);
+    [this.bandNum, this.bandDen] = lowestTerms(instrument.priceBandPct);
     this.bandTicks = this.computeBandTicks();
     this.tickLotMoneyApprox = Number(instrument.tickLotMoney);
     const im = instrument.tickLotMoney * instrument.initialMarginPct.num;
@@ -210,9 +214,31 @@ export class Market {
 
   private computeBandTicks(): number {
     // |price − mark| ≤ mark × band  ⇔  |price − mark| ≤ floor(mark × band) for integer ticks.
+    // In numbers while exact (the mark moves with the touch: no bigints per move).
+    const scaled = this.markTicks * this.bandNum;
+    if (Number.isSafeInteger(scaled) && scaled >= 0) return floorDiv(scaled, this.bandDen);
     const band = this.instrument.priceBandPct;
     return Number((BigInt(this.markTicks) * band.num) / band.den);
   }
+}
+
+/** `r` in lowest terms as safe integers, or NaNs. */
+export function lowestTerms(r: BigRational): [number, number] {
+  let a = r.num < 0n ? -r.num : r.num;
+  let b = r.den;
+  while (b !== 0n) [a, b] = [b, a % b];
+  const num = Number(r.num / a);
+  const den = Number(r.den / a);
+  return Number.isSafeInteger(num) && Number.isSafeInteger(den) && den > 0 ? [num, den] : [NaN, NaN];
+}
+
+/**
+ * floor(a / d) of safe integers a ≥ 0, d > 0, exactly: when a / d is no integer it lies at least
+ * 1/d from the next one, and the double division errs by at most (a/d)·2^-53 < 1/d, so the
+ * rounded quotient never reaches that integer.
+ */
+export function floorDiv(a: number, d: number): number {
+  return Math.floor(a / d);
 }
 
 /** `unit × rate` when it is a whole number of Money units, else undefined. */

@@ -14,7 +14,7 @@ import { ExternalLiquidity } from './external-liquidity.ts';
 import { Market } from './market.ts';
 import type { Order } from './order.ts';
 import { F_SEQ, NO_SLOT } from './order-store.ts';
-import { OrderFlow } from './order-flow.ts';
+import { OrderFlow, type OrderTicket } from './order-flow.ts';
 import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
@@ -403,8 +403,18 @@ export class Venue {
     // The text of an on-grid price is made from its ticks when read; `toPrice` also refuses
     // ticks that are no safe integer, as it did when every order carried its text.
     const priceText = Number.isSafeInteger(priceTicks) ? '' : market.instrument.tick.toPrice(priceTicks);
-    return this.flow.submit(account, market, market.symbol, { side, priceText, priceTicks, qtyLots, tif, postOnly });
+    // One ticket, refilled: `submit` reads it and keeps nothing (no object per order).
+    const t = this.ticket;
+    t.side = side;
+    t.priceText = priceText;
+    t.priceTicks = priceTicks;
+    t.qtyLots = qtyLots;
+    t.tif = tif;
+    t.postOnly = postOnly;
+    return this.flow.submit(account, market, market.symbol, t);
   }
+
+  private readonly ticket: OrderTicket = { side: 'B', priceText: '', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
 
   /** The caller's view of a submitted order, then its slot released if the order ended. */
   private viewAndRelease(slot: number): Order {
