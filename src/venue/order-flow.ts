@@ -13,8 +13,9 @@ import {
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
+import { EXTERNAL_OWNER } from './external-owner.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
+import { TradeRecord } from './trade-record.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
 
@@ -264,24 +265,7 @@ export class OrderFlow {
     faultPoint('trade.candles');
     market.stats.addTrade(sec, priceTicks, qtyLots);
     faultPoint('trade.stats');
-    if (s.wantsTrades) {
-      s.emitTrade(
-        {
-          tid: String(tid),
-          symbol: market.symbol,
-          sec,
-          nanos: s.clock.nowNanos,
-          priceTicks,
-          qtyLots,
-          takerSide,
-          makerOrderId: maker === NO_SLOT ? EXTERNAL_ORDER_ID : s.orderId(maker),
-          takerOrderId: taker === NO_SLOT ? EXTERNAL_ORDER_ID : s.orderId(taker),
-          makerUserId: maker === NO_SLOT ? EXTERNAL_OWNER : s.orders.field(maker, F_USER),
-          takerUserId: taker === NO_SLOT ? EXTERNAL_OWNER : s.orders.field(taker, F_USER),
-        },
-        market,
-      );
-    }
+    if (s.wantsTrades) s.emitTrade(new TradeRecord(s, tid, market.symbol, sec, s.clock.nowNanos, priceTicks, qtyLots, takerSide, maker, taker), market);
     // A filled maker's record was kept for the trade record; its command is over.
     if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.free(maker);
   }
