@@ -47,12 +47,16 @@ export function sendText(ws: WireSocket, text: string | Buffer): void {
  * bytes are copied before this returns.
  */
 export function sendBytes(ws: WireSocket, src: Buffer, start: number, end: number): void {
+  if (takesFrame(ws)) queueFrameBytes(ws, src, start, end);
+  else if (ws.readyState === WebSocket.OPEN) sendText(ws, Buffer.from(src.subarray(start, end))); // the outbox keeps it: a copy
+}
+
+/** Whether a frame sent now goes straight into the socket's turn: it is open, keeping up, and has no outbox. */
+export function takesFrame(ws: WireSocket): boolean {
   // Hot path: a later frame of a turn whose first frame found the socket open and keeping up.
   const queued = ws.turn.queued;
-  if (queued !== 0 && queued <= QUEUE_ABOVE_BYTES && ws.outbox === undefined) return queueFrameBytes(ws, src, start, end);
-  if (ws.readyState !== WebSocket.OPEN) return;
-  if (ws.outbox === undefined && turnHasRoom(ws)) queueFrameBytes(ws, src, start, end);
-  else sendText(ws, Buffer.from(src.subarray(start, end))); // the outbox keeps it: a copy
+  if (queued !== 0 && queued <= QUEUE_ABOVE_BYTES && ws.outbox === undefined) return true;
+  return ws.readyState === WebSocket.OPEN && ws.outbox === undefined && turnHasRoom(ws);
 }
 
 /** Bytes waiting in a socket's outbox (0 when it is writing directly); for tests and measurements. */

@@ -97,6 +97,25 @@ export function queueFrameBytes(ws: WireSocket, src: Buffer, start: number, end:
   queued(ws, at + header + bytes);
 }
 
+/**
+ * Room for one frame of at most 125 payload bytes at the end of the socket's turn, for a writer
+ * that puts its payload straight into the slab: the payload goes from `ws.turn.end + 2` (after
+ * a 2-byte header), then {@link appendShortFrame} with where it ends. The caller checked the
+ * socket takes frames (./outbox.ts `takesFrame`).
+ */
+export function shortFrameRoom(ws: WireSocket, maxPayload: number): Buffer {
+  return ws.turn.reserve(2 + maxPayload);
+}
+
+/** Completes the frame whose payload was written after {@link shortFrameRoom}, ending at `payloadEnd` (< 126 bytes). */
+export function appendShortFrame(ws: WireSocket, payloadEnd: number): void {
+  const at = ws.turn.end;
+  const buf = ws.turn.buf!;
+  buf[at] = 0x81; // FIN + text
+  buf[at + 1] = payloadEnd - at - 2;
+  queued(ws, payloadEnd);
+}
+
 function writeHeader(buf: Buffer, at: number, bytes: number, header: number): void {
   buf[at] = 0x81; // FIN + text
   if (header === 2) buf[at + 1] = bytes;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as wsModule from 'ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import { sendText } from '../../../src/api/ws/frames.ts';
-import { queueFrame, WireSocket } from '../../../src/api/ws/wire-socket.ts';
+import { appendShortFrame, queueFrame, shortFrameRoom, WireSocket } from '../../../src/api/ws/wire-socket.ts';
 
 /** ws's frame builder (exported by ws, not declared by its types). */
 const { Sender } = wsModule as unknown as { Sender: { frame(data: Buffer, options: Record<string, unknown>): Buffer[] } };
@@ -38,6 +38,24 @@ describe('WireSocket frames', () => {
         expect(queuedOf(ws).equals(Buffer.concat(payloads.map(wsFrame)))).toBe(true);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('are the frames ws sends when short payloads are written in place between queued frames', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(payload, fc.string({ maxLength: 125 })), { minLength: 1, maxLength: 6 }), (pairs) => {
+        const ws = unconnected();
+        for (const [queuedPayload, inPlace] of pairs) {
+          queueFrame(ws, queuedPayload);
+          const bytes = Buffer.from(inPlace, 'latin1'); // ≤ 125 bytes
+          const buf = shortFrameRoom(ws, bytes.length);
+          bytes.copy(buf, ws.turn.end + 2);
+          appendShortFrame(ws, ws.turn.end + 2 + bytes.length);
+        }
+        const expected = pairs.flatMap(([q, p]) => [wsFrame(q), wsFrame(Buffer.from(p, 'latin1'))]);
+        expect(queuedOf(ws).equals(Buffer.concat(expected))).toBe(true);
+      }),
+      { numRuns: 200 },
     );
   });
 
