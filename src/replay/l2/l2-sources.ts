@@ -4,6 +4,8 @@ import { ReplayError } from '../replay-error.ts';
 import { eventsOf, type L2Batch } from './l2-batch.ts';
 import { L2ColumnBuilder, type SourceMarket } from './l2-columns.ts';
 import type { L2Event } from './l2-event.ts';
+import { addBatchToSpan, emptySpan, type RecordingSpan } from './l2-span.ts';
+import { ColumnSpan } from './l2-span-columns.ts';
 
 /**
  * The L2 replay's events, read through the one road from recordings (`open-records.ts`,
@@ -36,18 +38,7 @@ export interface L2FileSpec {
  * object per row. A replay streams it from a reader thread (`l2-stream.ts`).
  */
 export async function* streamL2Batches(files: readonly L2FileSpec[], options: { skipBadRows?: boolean; tickersOnly?: boolean } = {}): AsyncGenerator<L2Batch> {
-  const sources: RecordSource[] = [];
-  const markets: SourceMarket[] = [];
-  for (const group of groupsOf(files)) {
-    const f = group[0]!;
-    const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
-    for (const s of opened) {
-      checkUnits(s, f);
-      sources.push(s);
-      // Only a file of several symbols is filtered (a file's own symbol name may differ from the scenario's key).
-      markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined, l1: f.l1 === true });
-    }
-  }
+  const { sources, markets } = await openL2Sources(files, options);
   const builder = new L2ColumnBuilder(sources, markets, options.tickersOnly === true);
   const columns = sources.length === 1 ? sources[0]!.batches : undefined;
   if (columns !== undefined) {
@@ -64,6 +55,41 @@ export async function* streamL2Batches(files: readonly L2FileSpec[], options: { 
   }
   builder.finish();
   yield* builder.ready.splice(0);
+}
+
+/**
+ * The span of the files' events (`l2-span.ts`), as `streamL2Batches` would give them: a single
+ * columnar source (Arrow) from its columns alone (`l2-span-columns.ts`), others through the batches.
+ */
+export async function scanL2Span(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<RecordingSpan> {
+  const { sources, markets } = await openL2Sources(files, options);
+  const columns = sources.length === 1 ? sources[0]!.batches : undefined;
+  if (columns === undefined) {
+    const span = emptySpan();
+    for await (const b of streamL2Batches(files, options)) addBatchToSpan(span, b);
+    return span;
+  }
+  const scan = new ColumnSpan(sources[0]!, markets[0]!, emptySpan());
+  let floorNs = MIN_TIME_NS;
+  for await (const b of columns()) floorNs = scan.batch(b, floorNs);
+  return scan.span;
+}
+
+/** The files opened by content, grouped as they are read together, with the market each feeds. */
+async function openL2Sources(files: readonly L2FileSpec[], options: { skipBadRows?: boolean }): Promise<{ sources: RecordSource[]; markets: SourceMarket[] }> {
+  const sources: RecordSource[] = [];
+  const markets: SourceMarket[] = [];
+  for (const group of groupsOf(files)) {
+    const f = group[0]!;
+    const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
+    for (const s of opened) {
+      checkUnits(s, f);
+      sources.push(s);
+      // Only a file of several symbols is filtered (a file's own symbol name may differ from the scenario's key).
+      markets.push({ market: f.market, symbol: Object.keys(s.instruments).length > 1 ? f.symbol : undefined, l1: f.l1 === true });
+    }
+  }
+  return { sources, markets };
 }
 
 /** `streamL2Batches` as event objects (tests, a recording loaded into memory, the index tickers). */

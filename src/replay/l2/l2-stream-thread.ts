@@ -1,8 +1,7 @@
 import { workerData, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
 import { batchBuffers } from './l2-batch.ts';
-import { streamL2Batches, type L2FileSpec } from './l2-sources.ts';
-import { addBatchToSpan, emptySpan } from './l2-span.ts';
+import { scanL2Span, streamL2Batches, type L2FileSpec } from './l2-sources.ts';
 import { AHEAD, POSTED, TAKEN, type StreamRequest, type StreamMessage } from './l2-stream-protocol.ts';
 
 /**
@@ -43,9 +42,7 @@ async function minDelay(files: readonly L2FileSpec[]): Promise<void> {
 
 /** The span pass of a recording named on the command line (its scenario's start, duration and index). */
 async function span(files: readonly L2FileSpec[]): Promise<void> {
-  const out = emptySpan();
-  for await (const b of streamL2Batches(files, { skipBadRows })) addBatchToSpan(out, b);
-  post({ kind: 'span', span: out });
+  post({ kind: 'span', span: await scanL2Span(files, { skipBadRows }) });
 }
 
 // A pending Atomics.waitAsync does not keep a thread's event loop alive: this timer does, until the end.
