@@ -120,6 +120,38 @@ export class BookCore {
     out.reduced(orders.field(o, Rec.Id), smi(byLots), smi(remainingLots));
   }
 
+  /**
+   * Gives the last order of its level's queue a new id and more lots, in place: the same book
+   * as placing `newId` at its price with `qtyLots` and then canceling it (it was last and stays
+   * last), without a new record, a level lookup or a match. For recorded liquidity, whose one
+   * order a level is restated on each recorded increase (src/venue/external-liquidity.ts).
+   * False, and nothing changed, when a live order is behind it.
+   */
+  raiseLast(orderId: number, newId: number, qtyLots: number): boolean {
+    const o = this.ids.get(orderId);
+    if (o === Mark.None) return false;
+    const orders = this.orders;
+    const openLots = orders.field(o, Rec.Qty);
+    if (!Number.isSafeInteger(qtyLots) || qtyLots <= openLots) throw new RangeError(`raise order ${orderId} to ${qtyLots}: must be an integer above its ${openLots} lots`);
+    const levels = this.levels;
+    const data = orders.data;
+    const level = data[o + Rec.Level]!;
+    // Last among the live: canceled entries (quantity 0) may follow it in the ring.
+    const ring = levels.ring[level]!;
+    const mask = ring.length - 1;
+    let at = levels.head[level]! + levels.queued[level]! - 1;
+    while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
+    if (ring[at & mask] !== o) return false;
+    const id = smi(newId);
+    if (!this.ids.absent(id)) throw new RangeError(`order ${id} is already on the book`);
+    this.ids.take(orderId);
+    this.ids.add(id, o);
+    orders.setField(o, Rec.Id, id);
+    orders.setField(o, Rec.Qty, qtyLots);
+    levels.total[level] = smi(levels.total[level]! + (qtyLots - openLots));
+    return true;
+  }
+
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
   private match(takerId: number, takerOwnerId: number, isBuy: boolean, limitTicks: number, qtyLots: number, out: BookEvents): number {
     const side = isBuy ? this.asks : this.bids;

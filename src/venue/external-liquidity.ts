@@ -210,6 +210,12 @@ export class ExternalLiquidity {
   private raise(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
     const book = market.book;
     const log = this.logOf(market);
+    // Its order last in the level (the usual case: alone there): raised in place, the same
+    // queue as below (a resting order's price crosses nothing).
+    if (id !== ABSENT && shown > 0 && book.raiseLast(id, this.nextId, qtyLots)) {
+      levels.set(keyOf(side, priceTicks), this.nextId++);
+      return;
+    }
     this.removeCrossedExternal(market, levels, side, priceTicks);
     const newId = this.nextId++;
     const events = this.clearedRecords();
