@@ -1,5 +1,6 @@
 import { readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JOURNAL_FILE, JournalFile, readJournal, type JournalIo } from '../../src/api/journal/journal-file.ts';
 import { tempDir } from '../cli/cli-helpers.ts';
@@ -178,5 +179,41 @@ describe('the journal commits in pipelined groups', () => {
     journal.close();
     expect(statSync(file).size).toBe(journal.bytes);
     expect(readFileSync(file, 'utf8').endsWith(`${line(2)}\n`)).toBe(true);
+  });
+
+  it('for any interleaving of entries, held output, turns and sync completions: releases in order, each only after every entry before it is synced, one sync in flight', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.constantFrom('add', 'hold', 'turn', 'complete'), { maxLength: 60 }), async (ops) => {
+        const io = new ManualIo();
+        const { dir, remove } = tempDir('perpsim-group-commit-');
+        const journal = JournalFile.create(dir, { perpsim_journal: 1, scenario: {}, seed: 0 }, io);
+        let added = 0;
+        let held = 0;
+        const released: number[] = [];
+        const hold = (): void => {
+          const k = held++;
+          const before = added;
+          journal.hold(() => {
+            expect(journal.syncStats.entries).toBeGreaterThanOrEqual(before); // never before its entries are durable
+            released.push(k);
+          });
+        };
+        const step = async (op: string): Promise<void> => {
+          if (op === 'add') {
+            journal.addLine(line(added++));
+          } else if (op === 'hold') hold();
+          else if (op === 'turn') await turn();
+          else if (io.syncs.length > 0) io.complete();
+          expect(io.syncs.length).toBeLessThanOrEqual(1);
+        };
+        for (const op of ops) await step(op);
+        for (let i = 0; i < 200 && !(journal.open && io.syncs.length === 0); i++) await step(io.syncs.length > 0 ? 'complete' : 'turn');
+        expect(released).toEqual(Array.from({ length: held }, (_, k) => k)); // all, in order
+        expect(journal.syncStats.entries).toBe(added);
+        journal.close();
+        remove();
+      }),
+      { seed: 17, numRuns: 100 },
+    );
   });
 });
