@@ -53,6 +53,9 @@ export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): voi
 
 /** Notes a fresh `allocate` of `slot` (`fresh`: it took a new slot), taken back by `unallocate`. */
 export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, fresh: boolean): void {
+  // Its undo gives the slot back, and a slot's record means nothing until `allocate` rewrites it:
+  // the record needs no copy this command (marked saved, so `saveRecord` skips it).
+  store.data[slot * STRIDE + F_SAVED] = j.epoch;
   const at = j.entry(U_ALLOC, 2);
   j.nums[at] = slot;
   j.nums[at + 1] = fresh ? 1 : 0;
