@@ -73,7 +73,8 @@ describe('OrderBook with ids, owners and quantities beyond int32', () => {
           if (lots > 2 ** 31 - 1 || ((id | 0) !== id && lots > 0)) wideSeen++;
         }
       }),
-      { numRuns: 150 },
+      // Seeded: CI runs the same 150 cases every time, so the coverage floor below cannot flake.
+      { numRuns: 150, seed: 0x51de },
     );
     // The generator must actually rest wide values, or agreement proves little.
     expect(wideSeen).toBeGreaterThan(100);
