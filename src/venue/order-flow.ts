@@ -1,10 +1,7 @@
 import type { PlaceCommand, TradeEvent } from '../book/events.ts';
 import { BookEvents, EV_CANCELED, EV_EXPIRED, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
-import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
-import { decodeIdCounter } from '../core/ids.ts';
-import { tickLots } from '../risk/position.ts';
-import { marginOf, type Account } from './account.ts';
-import { tickLotsAtRate } from './money-rate.ts';
+import type { CancelReason, Side } from '../core/types.ts';
+import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFeedType } from './order-events.ts';
@@ -14,25 +11,13 @@ import {
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
-import { quantityOverflow } from './quantity-bounds.ts';
+import { bookFillMoney } from './fill-money.ts';
+import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { TradeRecord } from './trade-record.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
 
-/** A new order in engine units, after the wire's schema checks. */
-export interface OrderTicket {
-  side: Side;
-  /** Minimal decimal text of the price (shown on the wire even when rejected). */
-  priceText: string;
-  /** NaN when the price is not a multiple of the tick. */
-  priceTicks: number;
-  qtyLots: number;
-  tif: TimeInForce;
-  postOnly: boolean;
-  isLiquidation?: boolean;
-}
-
-const POST_ONLY_TEXT = 'post-only order would cross the book';
+export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
 /**
  * Order entry, matching and the order feeds: the pipeline check → reserve margin → match →
@@ -55,7 +40,7 @@ export class OrderFlow {
    */
   submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
     const slot = this.createOrder(account, market, symbol, ticket);
-    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : this.check(account, market, ticket);
+    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock.nowSec, account, market, ticket);
     if (rejection !== undefined) {
       this.s.orders.setState(slot, ST_REJECTED);
       const e = this.event('j', account.id, slot, this.s.executionIds.advance());
@@ -129,38 +114,6 @@ export class OrderFlow {
     const e = this.event('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
     if (e !== undefined) this.s.emit(e);
     this.s.free(slot);
-  }
-
-  /** Business-rule checks of decisions.md, in order; undefined when the order may proceed. */
-  private check(account: Account, market: Market, t: OrderTicket): readonly [RejectReason, string] | undefined {
-    const inst = market.instrument;
-    if (market.state !== 'OPEN') return ['EXCHANGE_CLOSED', `${inst.symbol} is ${market.state}`];
-    if (!Number.isSafeInteger(t.qtyLots) || t.qtyLots <= 0 || t.qtyLots % inst.minimumTradeQuantity !== 0) {
-      return ['INCORRECT_QUANTITY', `quantity must be a positive multiple of ${inst.minimumTradeQuantity}`];
-    }
-    if (Number.isNaN(t.priceTicks) || t.priceTicks <= 0) {
-      return ['INVALID_PRICE_INCREMENT', `price must be a positive multiple of the tick size ${inst.tick.text}`];
-    }
-    const crosses = wouldCross(market, t.side, t.priceTicks);
-    const overflow = quantityOverflow(account, market, t.side, t.priceTicks, t.qtyLots, this.s.clock.nowSec, crosses);
-    if (overflow !== undefined) return ['INCORRECT_QUANTITY', overflow];
-    if (t.isLiquidation === true) return undefined;
-    if (!market.isWithinBand(t.priceTicks)) {
-      return ['PRICE_OUT_OF_BOUNDS', `price is more than the price band away from the mark price ${inst.tick.toPrice(market.markTicks)}`];
-    }
-    if (account.openCountIn(market) >= inst.maxOpenOrders) {
-      return ['MAX_OPEN_ORDERS_EXCEEDED', `at most ${inst.maxOpenOrders} open orders per instrument`];
-    }
-    if (t.postOnly && crosses) return ['UNKNOWN', POST_ONLY_TEXT];
-    const fits = account.initialMarginFits(t.priceTicks * t.qtyLots * market.imPerTickLotApprox);
-    if (fits > 0) return undefined;
-    if (fits === 0) {
-      // Too close to call in doubles: the exact check.
-      const im = marginOf(inst, t.priceTicks, t.qtyLots, inst.initialMarginPct);
-      const required = account.openOrdersIm + account.positionsMargin('initial') + im;
-      if (required <= account.equity()) return undefined;
-    }
-    return ['INSUFFICIENT_MARGIN', 'initial margin of open orders and positions would exceed equity'];
   }
 
   /** Cancels a resting order on its book, saving its place there first (the undo puts it back). */
@@ -273,7 +226,6 @@ export class OrderFlow {
   private fill(slot: number, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: number): void {
     const s = this.s;
     const store = s.orders;
-    const inst = market.instrument;
     const account = s.accounts[store.field(slot, F_USER)]!;
     // Only a maker's last fill closes it (a taker is in no chain yet).
     this.saveOrder(slot, market, true, !aggressor && store.field(slot, F_FILLED) + lots === store.field(slot, F_QTY));
@@ -281,17 +233,7 @@ export class OrderFlow {
     const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
     account.syncPosition(market.index, position.position);
     faultPoint('fill.position');
-    const notional = priceTicks * lots;
-    if (!Number.isNaN(realizedTicks) && Number.isSafeInteger(notional) && (aggressor ? market.takerFeeFactor : market.makerFeeFactor) !== undefined) {
-      // The usual fill: its PnL and fee stay tick·lot counters until read (no bigint).
-      account.addFillTicks(market, realizedTicks, notional, aggressor);
-      s.collectFeeTicks(market, notional, aggressor);
-    } else {
-      const fee = market.feeOf(tickLots(priceTicks, lots), aggressor);
-      const realized = Number.isNaN(realizedTicks) ? position.position.lastRealizedBig : BigInt(realizedTicks);
-      account.addFillMoney(position, realized * inst.tickLotMoney, fee);
-      s.feesCollectedBase += fee;
-    }
+    bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
     faultPoint('fill.cash');
 
     if (!aggressor) account.restingFilled(store, slot, market, lots);
@@ -382,23 +324,4 @@ export class OrderFlow {
     this.bookEvents.clear();
     return this.bookEvents;
   }
-}
-
-/** True when a post-only order at this price would trade on arrival. */
-function wouldCross(market: Market, side: Side, priceTicks: number): boolean {
-  const opposite = side === 'B' ? market.book.bestAskTicks() : market.book.bestBidTicks();
-  return opposite !== undefined && (side === 'B' ? opposite <= priceTicks : opposite >= priceTicks);
-}
-
-/**
- * Book id of a wire id: the counter of `O-` ids, minus the counter of `L-` ids (the two
- * generators count separately, so liquidation orders take the negative range).
- */
-export function engineIdOf(orderId: string): number | undefined {
-  if (orderId.startsWith('O-')) return decodeIdCounter(orderId, 'O-');
-  if (orderId.startsWith('L-')) {
-    const n = decodeIdCounter(orderId, 'L-');
-    return n === undefined ? undefined : -n;
-  }
-  return undefined;
 }
