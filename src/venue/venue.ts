@@ -1,10 +1,7 @@
 import type { BigRational } from '../market/rational.ts';
 import type { SimClock } from '../clock/sim-clock.ts';
-import { Fnv1a64 } from '../core/hash.ts';
-import { formatMoney, type Money } from '../core/money.ts';
-import { formatTimestamp, joinNs } from '../core/time.ts';
+import type { Money } from '../core/money.ts';
 import type { InstrumentState, Side, TimeInForce, TimeNs } from '../core/types.ts';
-import { CANDLE_INTERVALS, isCandleInterval } from '../market/candles.ts';
 import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../wire/risk.ts';
 import type { CandleHistory, FundingRateRecord, MarkPriceRecord } from '../wire/records.ts';
 import { Account } from './account.ts';
@@ -19,7 +16,11 @@ import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
 import { VenueState } from './venue-state.ts';
-import { candleRecord, fundingRateRecord, markPriceRecord } from './wire-forms.ts';
+import { candlesOf, fundingRatesOf, moneyTotalsOf, mtmPricesOf, stateHashOf } from './venue-reads.ts';
+
+export { VenueQueryError } from './venue-reads.ts';
+
+const NS_PER_S = 1_000_000_000n;
 
 export interface VenueConfig {
   instruments: InstrumentConfig[];
@@ -39,18 +40,6 @@ export interface OrderRequest {
   timeInForce: TimeInForce;
   postOnly: boolean;
 }
-
-/** A business error of a query (unknown symbol, bad range): the wire turns it into 422/404. */
-export class VenueQueryError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const NS_PER_S = 1_000_000_000n;
 
 /**
  * The simulated exchange, with no I/O: instruments, accounts, order entry and matching,
@@ -319,26 +308,19 @@ export class Venue {
     account.adjustments += amount;
   }
 
-  // --- history queries -------------------------------------------------------------------
+  // --- history queries (venue-reads.ts) ---------------------------------------------------
 
   mtmPrices(symbol: string, startNs: TimeNs, endNs: TimeNs): MarkPriceRecord[] {
-    const market = this.queryMarket(symbol, startNs, endNs);
-    return inRange(market.markHistory, startNs, endNs).map((r) => markPriceRecord(market, r));
+    return mtmPricesOf(this.s, symbol, startNs, endNs);
   }
 
   fundingRates(symbol: string, startNs: TimeNs, endNs: TimeNs): FundingRateRecord[] {
-    const market = this.queryMarket(symbol, startNs, endNs);
-    return inRange(market.fundingHistory, startNs, endNs).map((r) => fundingRateRecord(market, r));
+    return fundingRatesOf(this.s, symbol, startNs, endNs);
   }
 
   /** Candles of `market` at `interval` overlapping [start, end]; empty intervals are omitted. */
   candles(marketSymbol: string, interval: string, startNs: TimeNs, endNs: TimeNs): CandleHistory {
-    const market = this.queryMarket(marketSymbol, startNs, endNs, 'market');
-    if (!isCandleInterval(interval)) {
-      throw new VenueQueryError('interval', `interval must be one of ${Object.keys(CANDLE_INTERVALS).join(', ')}`);
-    }
-    const candles = market.candles.query(interval, Number(startNs / NS_PER_S), Number(endNs / NS_PER_S));
-    return { market: marketSymbol, interval, candles: candles.map((c) => candleRecord(market, c)) };
+    return candlesOf(this.s, marketSymbol, interval, startNs, endNs);
   }
 
   /** The user-based risk snapshot (positions, margins, equity) at the current marks. */
@@ -357,32 +339,12 @@ export class Venue {
    * same scenario and seed give the same hash.
    */
   stateHash(): string {
-    const h = new Fnv1a64();
-    h.update(`now:${this.clock.nowNs}`);
-    for (const m of this.s.markets) {
-      h.update(`${m.symbol}|${m.state}|${m.indexTicks}|${m.markTicks}|${m.book.stateHash()}|${m.markHistory.length}|${m.fundingHistory.length}`);
-      for (const f of m.fundingHistory) h.update(`${f.sec}|${f.fundingAmount}|${f.fundingRate}`);
-    }
-    for (const a of this.s.accounts) {
-      h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${a.openSlots(this.s.orders).map((slot) => this.s.orders.field(slot, F_SEQ)).join(',')}`);
-      for (const p of a.positionList) {
-        const pos = p.position;
-        h.update(`${p.market.symbol}|${pos.netLots}|${pos.buyLots}|${pos.sellLots}|${pos.openCostTicks}|${p.tradingPnl}|${p.fees}|${p.funding}`);
-      }
-    }
-    h.update(`fees:${this.s.feesCollected}|liq:${this.s.liquidations}|ids:${this.s.orderIds.count}|${this.s.executionIds.count}`);
-    return h.hex();
+    return stateHashOf(this.s);
   }
 
   /** Total of everything money-like, for conservation checks and summaries. */
   moneyTotals(): { cash: string; fees: string; unrealized: string } {
-    let cash = 0n;
-    let unrealized = 0n;
-    for (const a of this.s.accounts) {
-      cash += a.cash;
-      for (const p of a.positionList) unrealized += p.unrealized();
-    }
-    return { cash: formatMoney(cash), fees: formatMoney(this.s.feesCollected), unrealized: formatMoney(unrealized) };
+    return moneyTotalsOf(this.s);
   }
 
   /** Submits a wire-shaped request (decimal price): the order's slot, still held by the caller. */
@@ -423,13 +385,6 @@ export class Venue {
     return view;
   }
 
-  private queryMarket(symbol: string, startNs: TimeNs, endNs: TimeNs, field = 'symbol'): Market {
-    const market = this.s.marketBySymbol.get(symbol);
-    if (market === undefined) throw new VenueQueryError(field, `unknown ${field} ${symbol}`);
-    if (endNs < startNs) throw new VenueQueryError('end_time', 'end_time must not be before start_time');
-    return market;
-  }
-
   /** Runs `fn` every `intervalNs`, first at `firstNs` (default: one interval from now). */
   private every(intervalNs: bigint, fn: () => void, firstNs = this.clock.nowNs + intervalNs): void {
     const tick = () => {
@@ -438,14 +393,6 @@ export class Venue {
     };
     this.clock.scheduleAt(firstNs, tick);
   }
-}
-
-/** Records whose time lies in [startNs, endNs] (records are in time order). */
-function inRange<T extends { sec: number; nanos: number }>(records: T[], startNs: TimeNs, endNs: TimeNs): T[] {
-  return records.filter((r) => {
-    const t = joinNs(r.sec, r.nanos);
-    return t >= startNs && t <= endNs;
-  });
 }
 
 /** Minimal form of a decimal text that matched ^\d+\.?\d*$ ("007.50" → "7.5"). */
