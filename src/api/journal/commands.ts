@@ -10,52 +10,8 @@ import type { Exchange } from '../exchange.ts';
 import { applyVenueEntry, type VenueEntry } from './entries.ts';
 import type { JournalFile } from './journal-file.ts';
 import type { OutputGate } from './output-gate.ts';
+import { placeLine, placeLineMaxBytes, writePlaceLine } from './place-line.ts';
 import type { Pace } from './snapshot-file.ts';
-
-/** One value as JSON (each field of a hand-built line: what `JSON.stringify` of the entry would write). */
-const json = JSON.stringify;
-
-/**
- * The journal line of a `place` entry, built by hand: exactly `JSON.stringify` of the entry
- * `{k: 'place', u, s, d, p, q, tif, po, t}` (test/hardening/journal-line.test.ts), without
- * making the object first. The part up to the price depends on user, symbol and side only and
- * is kept (a bounded cache); a price of digits, signs, dots and exponents needs no escaping.
- * About half the CPU of stringifying each field per order.
- */
-export function placeLine(username: string, req: OrderRequest, tText: string): string {
-  const price = req.price;
-  const q = req.quantity;
-  const tif = req.timeInForce;
-  return (
-    linePrefix(username, req.symbol, req.side) +
-    (PLAIN_PRICE.test(price) ? `"${price}"` : json(price)) +
-    `,"q":${typeof q === 'number' && Number.isFinite(q) ? q : json(q)},"tif":${tif === 'GTC' ? '"GTC"' : tif === 'IOC' ? '"IOC"' : json(tif)}` +
-    `,"po":${req.postOnly === false ? 'false' : req.postOnly === true ? 'true' : json(req.postOnly)},"t":"${tText}"}` // tText: decimal digits (a bigint's String), nothing to escape
-  );
-}
-
-/** Texts `JSON.stringify` writes unchanged between quotes. */
-const PLAIN_PRICE = /^[0-9.eE+-]*$/;
-
-/** `{"k":"place","u":…,"s":…,"d":…,"p":` by user, then symbol + side; bounded, since symbols come from clients. */
-const prefixes = new Map<string, Map<string, string>>();
-const MAX_PREFIXES = 4096;
-let prefixCount = 0;
-
-function linePrefix(username: string, symbol: string, side: string): string {
-  let byUser = prefixes.get(username);
-  const key = side + symbol;
-  const known = byUser?.get(key);
-  if (known !== undefined) return known;
-  const prefix = `{"k":"place","u":${json(username)},"s":${json(symbol)},"d":${json(side)},"p":`;
-  if (prefixCount < MAX_PREFIXES && (side === 'B' || side === 'S')) {
-    // (side is one character here, so side + symbol names one pair)
-    if (byUser === undefined) prefixes.set(username, (byUser = new Map()));
-    byUser.set(key, prefix);
-    prefixCount++;
-  }
-  return prefix;
-}
 
 /**
  * The commands that change the exchange, as the wire runs them: each is appended to the
@@ -69,6 +25,7 @@ export class Commands implements OutputGate {
   /** The sim time last written as an entry's `t`, and its text (most entries of a turn share it). */
   private tNs = -1n;
   private tText = '';
+  private tBytes = Buffer.alloc(0);
   /** The clock's pace last journaled (a `clock` entry), carried by snapshots; null when never set. */
   pace: Pace | null = null;
 
@@ -148,7 +105,12 @@ export class Commands implements OutputGate {
   private journaledPlace<T>(account: Account, req: OrderRequest, submit: (account: Account, req: OrderRequest) => T): T {
     const journal = this.journal;
     if (journal === undefined) return submit(account, req);
-    journal.addLine(placeLine(account.username, req, this.timeText()));
+    const tText = this.timeText();
+    const username = account.username;
+    const room = journal.lineRoom(placeLineMaxBytes(username, req, this.tBytes));
+    const end = writePlaceLine(room, journal.lineStart, username, req, this.tBytes);
+    if (end >= 0) journal.endLine(end);
+    else journal.addLine(placeLine(username, req, tText));
     try {
       return submit(account, req);
     } catch (e) {
@@ -204,6 +166,7 @@ export class Commands implements OutputGate {
     if (ns !== this.tNs) {
       this.tNs = ns;
       this.tText = String(ns);
+      this.tBytes = Buffer.from(this.tText, 'latin1'); // decimal digits
     }
     return this.tText;
   }

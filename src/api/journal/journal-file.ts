@@ -130,12 +130,32 @@ export class JournalFile implements OutputGate {
    * journal's cost. The line is encoded straight into the group's buffer.
    */
   addLine(json: string): void {
+    const buf = this.lineRoom(json.length * 3); // UTF-8 is at most 3 bytes per UTF-16 unit
+    this.endLine(this.pendingEnd + buf.write(json, this.pendingEnd));
+  }
+
+  /**
+   * Room for one line of at most `maxBytes` (its newline not counted) at the end of the group,
+   * for a writer that encodes the line in place (order entry: no string per order): the line
+   * goes from {@link lineStart}, then {@link endLine} with where it ends. Throws when the
+   * journal takes no more entries.
+   */
+  lineRoom(maxBytes: number): Buffer {
     if (this.failure !== undefined) throw new Error(`journal failed (${this.failure.message}): no command is accepted`);
     if (this.closed) throw new Error('journal is closed');
-    const need = this.pendingEnd + json.length * 3 + 1; // UTF-8 is at most 3 bytes per UTF-16 unit
+    const need = this.pendingEnd + maxBytes + 1;
     if (need > this.pending.length) this.grow(need);
+    return this.pending;
+  }
+
+  /** Where the next line starts in the buffer {@link lineRoom} returned. */
+  get lineStart(): number {
+    return this.pendingEnd;
+  }
+
+  /** Completes the line written after {@link lineRoom}, ending at `end` (the newline is added here). */
+  endLine(end: number): void {
     this.lastStart = this.pendingEnd;
-    const end = this.pendingEnd + this.pending.write(json, this.pendingEnd);
     this.pending[end] = 0x0a;
     this.pendingEnd = end + 1;
     if (this.pendingCount++ === 0 && !this.syncing && !this.scheduled) {
