@@ -9,37 +9,12 @@ import type { InstrumentConfig } from '../../src/venue/instrument.ts';
 import { tickLotsAtRate } from '../../src/venue/money-rate.ts';
 import type { Market } from '../../src/venue/market.ts';
 import type { Venue } from '../../src/venue/venue.ts';
+import { BigintPosition } from './bigint-position.ts';
 import { makeVenue } from './fixtures.ts';
-
-/** FIFO realized PnL in bigint tick·lots: the oracle (the venue keeps it in numbers while it can). */
-class FifoOracle {
-  private net = 0n;
-  private readonly lots: { price: bigint; size: bigint }[] = [];
-  fill(side: Side, priceTicks: number, qty: number): bigint {
-    const p = BigInt(priceTicks);
-    const dir = side === 'B' ? 1n : -1n;
-    let rest = BigInt(qty);
-    let realized = 0n;
-    while (rest > 0n && this.net !== 0n && (this.net > 0n ? 1n : -1n) !== dir) {
-      const lot = this.lots[0]!;
-      const closed = lot.size < rest ? lot.size : rest;
-      realized += (dir === -1n ? p - lot.price : lot.price - p) * closed;
-      this.net += dir * closed;
-      rest -= closed;
-      if (closed === lot.size) this.lots.shift();
-      else lot.size -= closed;
-    }
-    if (rest > 0n) {
-      this.lots.push({ price: p, size: rest });
-      this.net += dir * rest;
-    }
-    return realized;
-  }
-}
 
 /** What the oracle expects of one account: cash, trading PnL and fees, all from the trades in bigints. */
 interface Expected {
-  position: FifoOracle;
+  position: BigintPosition;
   cash: Money;
   tradingPnl: Money;
   fees: Money;
@@ -59,7 +34,7 @@ function oracleVenue(config: InstrumentConfig, users: number) {
   for (let u = 0; u < users; u++) {
     const a = t.venue.addUser(`u${u}`, cash);
     accounts.push(a);
-    expected.set(a.id, { position: new FifoOracle(), cash, tradingPnl: 0n, fees: 0n });
+    expected.set(a.id, { position: new BigintPosition(), cash, tradingPnl: 0n, fees: 0n });
   }
   let feesCollected = 0n;
   const book = (userId: number, side: Side, priceTicks: number, qty: number, aggressor: boolean) => {

@@ -3,42 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Side } from '../../src/core/types.ts';
 import { Position } from '../../src/risk/position.ts';
 import { marginOf } from '../../src/venue/account.ts';
+import { BigintPosition } from './bigint-position.ts';
 import { btcConfig, makeVenue, money, place } from './fixtures.ts';
-
-/** The FIFO position of before, all in bigints: the oracle for the number fast path. */
-class BigintPosition {
-  net = 0n;
-  buy = 0n;
-  sell = 0n;
-  realized = 0n;
-  openCost = 0n;
-  private lots: { price: bigint; size: bigint }[] = [];
-  fill(side: Side, priceTicks: number, lots: number): bigint {
-    const p = BigInt(priceTicks);
-    let rest = BigInt(lots);
-    if (side === 'B') this.buy += p * rest;
-    else this.sell += p * rest;
-    const dir = side === 'B' ? 1n : -1n;
-    let realized = 0n;
-    while (rest > 0n && this.net !== 0n && (this.net > 0n ? 1n : -1n) !== dir) {
-      const lot = this.lots[0]!;
-      const closed = lot.size < rest ? lot.size : rest;
-      realized += (dir === -1n ? p - lot.price : lot.price - p) * closed;
-      this.openCost -= lot.price * closed;
-      this.net += dir * closed;
-      rest -= closed;
-      if (closed === lot.size) this.lots.shift();
-      else lot.size -= closed;
-    }
-    if (rest > 0n) {
-      this.lots.push({ price: p, size: rest });
-      this.openCost += p * rest;
-      this.net += dir * rest;
-    }
-    this.realized += realized;
-    return realized;
-  }
-}
 
 describe('tick·lot totals as numbers', () => {
   it('match a bigint FIFO position fill by fill, also across 2^53 (prices up to 2^40, sizes up to 2^20)', () => {
