@@ -5,6 +5,8 @@ import type { OrderFeed } from '../../wire/order.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import type { DictionaryColumn } from './columns.ts';
+import { BookTops } from './book-tops.ts';
+import { PriceTexts } from './price-texts.ts';
 import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
 
 /** Rows per record batch unless told otherwise. */
@@ -24,16 +26,6 @@ export interface EventLogRecorderOptions {
   reuseBuffers?: boolean;
   /** Extra schema metadata (`perpsim.*` keys are added); keep it deterministic. */
   metadata?: Record<string, string>;
-}
-
-/** The last book row written for a market, to skip book changes the log cannot see. */
-interface BookRow {
-  bid: number;
-  bidQty: number;
-  ask: number;
-  askQty: number;
-  bidDepth: number;
-  askDepth: number;
 }
 
 const TWO_32 = 2 ** 32;
@@ -58,9 +50,7 @@ export class EventLogRecorder implements VenueListener {
   private lastNanos = NaN;
   private tsHi = 0;
   private tsLo = 0;
-  private readonly tops: BookRow[];
-  /** Columns `bookChanged` reads a side's five best levels into. */
-  private readonly depth5 = { prices: new Float64Array(5), qtys: new Float64Array(5) };
+  private readonly tops: BookTops;
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
   private readonly priceTexts = new PriceTexts();
@@ -94,7 +84,7 @@ export class EventLogRecorder implements VenueListener {
     this.cols.symbol.seed(symbols);
     this.cols.user.seed(users);
     this.cols.maker_user.seed(users);
-    this.tops = venue.markets.map(() => ({ bid: NaN, bidQty: NaN, ask: NaN, askQty: NaN, bidDepth: NaN, askDepth: NaN }));
+    this.tops = new BookTops(venue.markets.length);
     this.lastIndex = venue.markets.map(() => NaN);
     this.lastMark = venue.markets.map(() => ({ sec: NaN, nanos: NaN, markTicks: NaN }));
   }
@@ -166,37 +156,17 @@ export class EventLogRecorder implements VenueListener {
   }
 
   bookChanged(market: Market): void {
-    // The five best levels a side into reused columns: this runs on every book change of a
-    // simulated day, so no level objects.
-    const { prices, qtys } = this.depth5;
-    const bidLevels = market.book.l2Into('B', prices, qtys);
-    const bid = bidLevels > 0 ? prices[0]! : NaN;
-    const bidQty = bidLevels > 0 ? qtys[0]! : NaN;
-    let bidDepth = 0;
-    for (let i = 0; i < bidLevels; i++) bidDepth += qtys[i]!;
-    const askLevels = market.book.l2Into('S', prices, qtys);
-    const ask = askLevels > 0 ? prices[0]! : NaN;
-    const askQty = askLevels > 0 ? qtys[0]! : NaN;
-    let askDepth = 0;
-    for (let i = 0; i < askLevels; i++) askDepth += qtys[i]!;
-    const top = this.tops[market.index]!;
-    if (same(top.bid, bid) && same(top.ask, ask) && same(top.bidQty, bidQty) && same(top.askQty, askQty) && top.bidDepth === bidDepth && top.askDepth === askDepth) {
-      return;
-    }
-    top.bid = bid;
-    top.bidQty = bidQty;
-    top.ask = ask;
-    top.askQty = askQty;
-    top.bidDepth = bidDepth;
-    top.askDepth = askDepth;
+    const top = this.tops.changed(market);
+    if (top === undefined) return;
+    const { bid, bidQty, ask, askQty, bidDepth, askDepth } = top;
     const c = this.cols;
     const r = this.begin('book');
     c.symbol.set(r, market.symbol);
-    if (bidLevels > 0) {
+    if (!Number.isNaN(bid)) {
       c.bid_ticks.setNumber(r, bid);
       c.bid_qty.setNumber(r, bidQty);
     }
-    if (askLevels > 0) {
+    if (!Number.isNaN(ask)) {
       c.ask_ticks.setNumber(r, ask);
       c.ask_qty.setNumber(r, askQty);
     }
@@ -299,35 +269,6 @@ export class EventLogRecorder implements VenueListener {
   private end(): void {
     if (++this.rowsInBatch === this.capacity) this.flush();
   }
-}
-
-/**
- * The price text of a number of ticks, per market, from a small direct-mapped cache: feeds
- * repeat the prices near the touch, so most lookups build no string.
- */
-class PriceTexts {
-  private static readonly SIZE = 1024;
-  private readonly ticks: Float64Array[] = [];
-  private readonly texts: string[][] = [];
-
-  of(market: Market, ticks: number): string {
-    let keys = this.ticks[market.index];
-    if (keys === undefined) {
-      keys = this.ticks[market.index] = new Float64Array(PriceTexts.SIZE).fill(NaN);
-      this.texts[market.index] = new Array<string>(PriceTexts.SIZE).fill('');
-    }
-    const texts = this.texts[market.index]!;
-    const at = ticks & (PriceTexts.SIZE - 1);
-    if (keys[at] !== ticks) {
-      keys[at] = ticks;
-      texts[at] = market.instrument.tick.toPrice(ticks);
-    }
-    return texts[at]!;
-  }
-}
-
-function same(a: number, b: number): boolean {
-  return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
 /**
