@@ -13,6 +13,8 @@ import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord }
 import { L2Capture } from './lazy-book-levels.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
+import { PortChannel } from './port-channel.ts';
+import { addHandler } from '../strategy/handlers.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -43,8 +45,6 @@ export class PortError extends Error {}
 export class InProcessPort implements ExchangePort, PortSink {
   readonly username: string;
   private readonly clock: SimClock;
-  private readonly orderLatency: LatencyModel;
-  private readonly mdLatency: LatencyModel;
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
   /** Level and depth (Infinity: every level) per subscribed market. */
@@ -55,9 +55,9 @@ export class InProcessPort implements ExchangePort, PortSink {
   private readonly lastL2 = new Map<Market, L2Capture>();
   private readonly hub: PortHub;
   /** Arrival time of the latest message per channel (FIFO). */
-  private readonly toVenue: Channel = { sec: 0, nanos: 0 };
-  private readonly toStrategy: Channel = { sec: 0, nanos: 0 };
-  private readonly marketData: Channel = { sec: 0, nanos: 0 };
+  private readonly toVenue: PortChannel;
+  private readonly toStrategy: PortChannel;
+  private readonly marketData: PortChannel;
 
   constructor(
     private readonly venue: Venue,
@@ -66,8 +66,10 @@ export class InProcessPort implements ExchangePort, PortSink {
   ) {
     this.username = account.username;
     this.clock = venue.clock;
-    this.orderLatency = options.orderLatency ?? ZERO_LATENCY;
-    this.mdLatency = options.marketDataLatency ?? ZERO_LATENCY;
+    const orderLatency = options.orderLatency ?? ZERO_LATENCY;
+    this.toVenue = new PortChannel(orderLatency);
+    this.toStrategy = new PortChannel(orderLatency);
+    this.marketData = new PortChannel(options.marketDataLatency ?? ZERO_LATENCY);
     this.hub = PortHub.of(venue);
     this.hub.addUser(account.id, this);
   }
@@ -145,7 +147,7 @@ export class InProcessPort implements ExchangePort, PortSink {
       const book = level === 'LEVEL_2' ? this.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
       this.lastL1.delete(market);
       if (level === 'LEVEL_1') this.isNewTop(market);
-      this.send(this.marketData, this.mdLatency, () => {
+      this.send(this.marketData, () => {
         this.emitMarketData(stats);
         this.emitMarketData(book);
       });
@@ -176,7 +178,7 @@ export class InProcessPort implements ExchangePort, PortSink {
   /** Request → venue → response, each leg after a sampled latency. */
   private call<T>(fn: () => T, order?: NewOrder): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.send(this.toVenue, this.orderLatency, () => {
+      this.send(this.toVenue, () => {
         let outcome: { ok: true; value: T } | { ok: false; error: Error };
         try {
           outcome = { ok: true, value: fn() };
@@ -186,39 +188,23 @@ export class InProcessPort implements ExchangePort, PortSink {
           if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError || e instanceof CommandFailedError)) throw e;
           outcome = { ok: false, error: e };
         }
-        this.send(this.toStrategy, this.orderLatency, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), undefined, order);
+        this.send(this.toStrategy, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), undefined, order);
       }, undefined, order);
     });
   }
 
   /**
-   * Sends `fn(arg)` down `channel` after a latency sample (told the time and the new order the
-   * message carries, if any), never overtaking the channel's last message. Feeds and market
-   * data pass a handler made once per port and the message as `arg` (no closure per message).
+   * Sends `fn(arg)` down `channel` (see `PortChannel`: a latency sample, never overtaking the
+   * channel's last message). Feeds and market data pass a handler made once per port and the
+   * message as `arg` (no closure per message).
    */
-  private send<T>(channel: Channel, latency: LatencyModel, fn: (arg: T) => void, arg?: T, order?: NewOrder): void {
-    const nowSec = this.clock.nowSec;
-    const nowNanos = this.clock.nowNanos;
-    // Arrival as (sec, nanos) on plain numbers: this runs for every message.
-    let sec = nowSec;
-    let nanos = nowNanos + latency.sampleNs(nowSec, nowNanos, order);
-    if (nanos >= NS_PER_S) {
-      const carry = Math.floor(nanos / NS_PER_S);
-      sec += carry;
-      nanos -= carry * NS_PER_S;
-    }
-    if (sec < channel.sec || (sec === channel.sec && nanos < channel.nanos)) {
-      sec = channel.sec;
-      nanos = channel.nanos;
-    }
-    channel.sec = sec;
-    channel.nanos = nanos;
-    this.clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), fn, arg);
+  private send<T>(channel: PortChannel, fn: (arg: T) => void, arg?: T, order?: NewOrder): void {
+    this.clock.scheduleIn(channel.delayNs(this.clock.nowSec, this.clock.nowNanos, order), fn, arg);
   }
 
   /** @internal An order feed of this port's user (from the hub). */
   onFeed(feed: OrderFeed): void {
-    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.orderLatency, this.runFeedHandlers, feed);
+    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, feed);
   }
 
   private readonly runFeedHandlers = (feed: OrderFeed): void => this.feedHandlers.forEach((h) => h(feed));
@@ -235,17 +221,17 @@ export class InProcessPort implements ExchangePort, PortSink {
     const { level, depth } = subscription;
     for (const stats of batch.stats) {
       const own = { ...stats }; // each port's handlers get their own object
-      this.send(this.marketData, this.mdLatency, this.emit, own);
+      this.send(this.marketData, this.emit, own);
     }
     if (!batch.bookChanged) return;
     if (level === 'LEVEL_1') {
       if (!this.isNewTop(market)) return;
-      this.send(this.marketData, this.mdLatency, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
+      this.send(this.marketData, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
       return;
     }
     const message = level === 'LEVEL_2' ? this.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
     if (message === undefined) return;
-    this.send(this.marketData, this.mdLatency, this.emit, message);
+    this.send(this.marketData, this.emit, message);
   }
 
   /**
@@ -290,20 +276,4 @@ export class InProcessPort implements ExchangePort, PortSink {
     if (market === undefined) throw new PortError(`unknown symbol ${symbol}`);
     return market;
   }
-}
-
-/** One direction of a port's connection: the arrival time of its latest message. */
-interface Channel {
-  sec: number;
-  nanos: number;
-}
-
-const NS_PER_S = 1_000_000_000;
-
-function addHandler<T>(list: T[], handler: T): () => void {
-  list.push(handler);
-  return () => {
-    const i = list.indexOf(handler);
-    if (i >= 0) list.splice(i, 1);
-  };
 }

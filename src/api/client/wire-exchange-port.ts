@@ -1,6 +1,7 @@
 import type { RestOrder, NewOrder, OrderFeed } from '../../wire/order.ts';
 import { formatTimestampNs, parseTimestamp } from '../../core/time.ts';
 import type { ExchangePort, SubscribeOptions } from '../../strategy/exchange-port.ts';
+import { addHandler } from '../../strategy/handlers.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../../wire/market-data.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../../wire/records.ts';
 import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../../wire/risk.ts';
@@ -297,12 +298,4 @@ export class WireExchangePort implements ExchangePort {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
-}
-
-function addHandler<T>(list: T[], handler: T): () => void {
-  list.push(handler);
-  return () => {
-    const i = list.indexOf(handler);
-    if (i >= 0) list.splice(i, 1);
-  };
 }

@@ -1,0 +1,38 @@
+import type { LatencyModel } from './latency.ts';
+import type { NewOrder } from '../wire/order.ts';
+
+const NS_PER_S = 1_000_000_000;
+
+/**
+ * One direction of an in-process port's connection (requests, responses and feeds, market
+ * data): the arrival time of its latest message, so a message never overtakes an earlier one,
+ * as on a socket.
+ */
+export class PortChannel {
+  private sec = 0;
+  private nanos = 0;
+
+  constructor(readonly latency: LatencyModel) {}
+
+  /**
+   * The delay in ns from now until a message sent now arrives: a latency sample (told the time
+   * and the new order the message carries, if any), or right after the channel's last message
+   * if that is later. Arrival as (sec, nanos) on plain numbers: this runs for every message.
+   */
+  delayNs(nowSec: number, nowNanos: number, order?: NewOrder): number {
+    let sec = nowSec;
+    let nanos = nowNanos + this.latency.sampleNs(nowSec, nowNanos, order);
+    if (nanos >= NS_PER_S) {
+      const carry = Math.floor(nanos / NS_PER_S);
+      sec += carry;
+      nanos -= carry * NS_PER_S;
+    }
+    if (sec < this.sec || (sec === this.sec && nanos < this.nanos)) {
+      sec = this.sec;
+      nanos = this.nanos;
+    }
+    this.sec = sec;
+    this.nanos = nanos;
+    return (sec - nowSec) * NS_PER_S + (nanos - nowNanos);
+  }
+}
