@@ -117,8 +117,8 @@ function parseHeader(line: string): BundleHeader | undefined {
 }
 
 /**
- * Deletes cached bundles other than `keep` whose checkout is gone, and bundles of the old
- * naming (one per version, no header) more than a day old.
+ * Deletes cached bundles other than `keep` (the bundle just written) whose checkout is gone, and
+ * bundles of the old naming (one per version, no header) more than a day older than `keep`.
  */
 function removeOrphans(dir: string, keep: string): void {
   let names: string[];
@@ -127,7 +127,13 @@ function removeOrphans(dir: string, keep: string): void {
   } catch {
     return;
   }
-  const dayAgoMs = Date.now() - 86_400_000;
+  // "A day ago" by the file system's clock: `keep` was just written (no wall clock in src/replay).
+  let dayAgoMs: number;
+  try {
+    dayAgoMs = statSync(keep).mtimeMs - 86_400_000;
+  } catch {
+    return;
+  }
   for (const name of names) {
     if (!name.startsWith(PREFIX) || !name.endsWith('.mjs')) continue;
     const path = join(dir, name);
