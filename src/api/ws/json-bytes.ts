@@ -59,22 +59,14 @@ export class JsonBytes {
   /** A member documented as a string. */
   str(v: unknown): void {
     if (typeof v !== 'string') return this.json(v);
-    const n = v.length;
-    this.room(n + 2);
-    const buf = this.buf;
     const start = this.end;
-    let at = start;
-    buf[at++] = 0x22;
-    for (let i = 0; i < n; i++) {
-      const c = v.charCodeAt(i);
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.end = start; // needs an escape or is not ASCII: JSON.stringify's text
-        return this.json(v);
-      }
-      buf[at++] = c;
+    this.room(v.length + 2);
+    this.buf[this.end++] = 0x22;
+    if (!this.plain(v)) {
+      this.end = start; // needs an escape or is not ASCII: JSON.stringify's text
+      return this.json(v);
     }
-    buf[at++] = 0x22;
-    this.end = at;
+    this.buf[this.end++] = 0x22;
   }
 
   /** The characters of a string that needs no escape in JSON and is ASCII (no quotes added); false, nothing written, otherwise. */
