@@ -43,24 +43,23 @@ export class WireSocket extends WebSocket {
   outbox: Outbox | undefined = undefined;
 
   override close(code?: number, data?: string | Buffer): void {
-    writeTurn(this);
-    const gate = this.gate;
-    if (gate === undefined || gate.open) super.close(code, data);
-    else gate.hold(() => super.close(code, data)); // after the replies held before it
+    this.afterTurn(() => super.close(code, data));
   }
 
   override ping(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
-    writeTurn(this);
-    const gate = this.gate;
-    if (gate === undefined || gate.open) super.ping(data, mask, cb);
-    else gate.hold(() => super.ping(data, mask, cb));
+    this.afterTurn(() => super.ping(data, mask, cb));
   }
 
   override pong(data?: unknown, mask?: boolean, cb?: (err: Error) => void): void {
+    this.afterTurn(() => super.pong(data, mask, cb));
+  }
+
+  /** A control frame ws writes itself: after this turn's frames, and behind the gate's held output (never overtaking replies held before it). */
+  private afterTurn(send: () => void): void {
     writeTurn(this);
     const gate = this.gate;
-    if (gate === undefined || gate.open) super.pong(data, mask, cb);
-    else gate.hold(() => super.pong(data, mask, cb));
+    if (gate === undefined || gate.open) send();
+    else gate.hold(send);
   }
 }
 
