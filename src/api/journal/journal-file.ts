@@ -178,16 +178,21 @@ export class JournalFile implements OutputGate {
 
   hold(release: () => void): void {
     if (this.failure !== undefined) return;
-    const upTo = this.pendingCount > 0 ? this.writes + 1 : this.writes;
+    const upTo = this.coveringWrite;
     if (upTo <= this.synced) return release();
     this.waitUpTo.push(upTo);
     this.waitRelease.push(release);
   }
 
+  /** The number of the write whose sync makes everything added so far durable (the next one while entries are pending). */
+  private get coveringWrite(): number {
+    return this.pendingCount > 0 ? this.writes + 1 : this.writes;
+  }
+
   /** Resolves once everything added so far is on disk (at once when it already is); never, if the journal fails. */
   durable(): Promise<void> {
     if (this.open) return Promise.resolve();
-    const upTo = this.pendingCount > 0 ? this.writes + 1 : this.writes;
+    const upTo = this.coveringWrite;
     if (this.durablePromise !== undefined && this.durableUpTo === upTo) return this.durablePromise;
     this.durableUpTo = upTo;
     return (this.durablePromise = new Promise<void>((resolve) => this.hold(resolve)));
