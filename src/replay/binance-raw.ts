@@ -94,32 +94,44 @@ export function readBinanceRaw(source: string | ByteSource, options: BinanceRawO
 }
 
 async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErrors): AsyncGenerator<BinanceRawEvent[]> {
-  let rest: Buffer = Buffer.alloc(0);
-  let line = 0;
-  const decode = (text: string, out: BinanceRawEvent[]): void => {
-    line++;
-    if (text.length === 0) return;
-    try {
-      out.push(decoder.decode(text, line));
-    } catch (e) {
-      if (!(e instanceof ReplayError)) throw e;
-      errors.handle(e);
+  for await (const { firstLine, texts } of lineChunks(source)) {
+    const out: BinanceRawEvent[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      if (texts[i]!.length === 0) continue;
+      try {
+        out.push(decoder.decode(texts[i]!, firstLine + i));
+      } catch (e) {
+        if (!(e instanceof ReplayError)) throw e;
+        errors.handle(e);
+      }
     }
-  };
+    yield out;
+  }
+}
+
+/** A capture's lines (without `\r\n` / `\n`), a chunk at a time; `firstLine` is 1-based. */
+export async function* lineChunks(source: ByteSource): AsyncGenerator<{ firstLine: number; texts: string[] }> {
+  let rest: Buffer = Buffer.alloc(0);
+  let line = 1;
   for await (const chunk of source.open()) {
     const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
-    const out: BinanceRawEvent[] = [];
+    const texts: string[] = [];
     let start = 0;
     for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
-      decode(data.toString('utf8', start, nl > start && data[nl - 1] === 13 ? nl - 1 : nl), out);
+      texts.push(data.toString('utf8', start, nl > start && data[nl - 1] === 13 ? nl - 1 : nl));
       start = nl + 1;
     }
     rest = data.subarray(start);
-    yield out;
+    yield { firstLine: line, texts };
+    line += texts.length;
   }
-  const out: BinanceRawEvent[] = [];
-  if (rest.length > 0) decode(rest.toString('utf8'), out);
-  yield out;
+  yield { firstLine: line, texts: rest.length > 0 ? [rest.toString('utf8')] : [] };
+}
+
+/** One line's decoder (what the reader runs on every line): throws a `ReplayError` naming the line and field. */
+export function binanceLineDecoder(file: string, tickSize: string, lotSize: string): (text: string, line: number) => BinanceRawEvent {
+  const decoder = new LineDecoder(file, new TickSize(tickSize), new TickSize(lotSize));
+  return (text, line) => decoder.decode(text, line);
 }
 
 const NS_PER_MS = 1_000_000n;

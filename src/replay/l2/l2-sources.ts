@@ -6,6 +6,7 @@ import { L2ColumnBuilder, type SourceMarket } from './l2-columns.ts';
 import type { L2Event } from './l2-event.ts';
 import { addBatchToSpan, emptySpan, type RecordingSpan } from './l2-span.ts';
 import { ColumnSpan } from './l2-span-columns.ts';
+import { binanceRawSpan } from './l2-span-binance.ts';
 
 /**
  * The L2 replay's events, read through the one road from recordings (`open-records.ts`,
@@ -64,6 +65,11 @@ export async function* streamL2Batches(files: readonly L2FileSpec[], options: { 
 export async function scanL2Span(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<RecordingSpan> {
   const { sources, markets } = await openL2Sources(files, options);
   const columns = sources.length === 1 ? sources[0]!.batches : undefined;
+  const only = sources.length === 1 && files.length === 1 ? files[0]! : undefined;
+  // A raw Binance capture: from its times and update ids alone (a bad row fails in the run instead).
+  if (only !== undefined && sources[0]!.format === 'binance-raw' && options.skipBadRows !== true && only.l1 !== true && markets[0]!.symbol === undefined) {
+    return binanceRawSpan(only.path, only.tickSize, only.lotSize, only.market);
+  }
   if (columns === undefined) {
     const span = emptySpan();
     for await (const b of streamL2Batches(files, options)) addBatchToSpan(span, b);

@@ -34,10 +34,9 @@ async function events(files: readonly L2FileSpec[]): Promise<void> {
   post({ kind: 'end' });
 }
 
+/** The span pass's shift: from columns or times alone where the span pass reads them so. */
 async function minDelay(files: readonly L2FileSpec[]): Promise<void> {
-  let min = 0n;
-  for await (const b of streamL2Batches(files, { skipBadRows })) for (let i = 0; i < b.length; i++) if (b.feedDelayNs[i]! < min) min = b.feedDelayNs[i]!;
-  post({ kind: 'min-delay', ns: min });
+  post({ kind: 'min-delay', ns: (await scanL2Span(files, { skipBadRows })).minFeedDelayNs });
 }
 
 /** The span pass of a recording named on the command line (its scenario's start, duration and index). */
