@@ -2,6 +2,7 @@ import { fdatasync, writeSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Exchange } from '../../src/api/exchange.ts';
 import { JournalFile, type JournalIo } from '../../src/api/journal/journal-file.ts';
+import { JournalStoppedError } from '../../src/api/journal/output-gate.ts';
 import { startServer, type RunningServer } from '../../src/api/server.ts';
 import { tempDir } from '../cli/cli-helpers.ts';
 import { emptyScenario, place, TestSocket, type Msg } from '../api/ws/helpers.ts';
@@ -198,5 +199,39 @@ describe('the durability gate', () => {
     expect(said[0]).toMatch(/^perpsim: journal write failed \(EIO: injected\): stopped serving/);
     expect(() => s.journal!.addLine('{"k":"time","t":"0"}')).toThrow(/journal failed/); // nothing more is accepted
     await expect(fetch(`${s.server.url}/health`)).rejects.toThrow(); // no longer listening
+  });
+
+  it('refuses quietly while it closes after a failed sync: requests meanwhile get no answer and print no stack trace', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    cleanups.push(() => errors.mockRestore());
+    let failing = false;
+    const io: JournalIo = {
+      write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
+      // the failing sync takes 30 ms, so requests keep arriving before and after it fails
+      fdatasync: (fd, done) => (failing ? setTimeout(() => done(new Error('EIO: injected')), 30) : fdatasync(fd, done)),
+    };
+    const s = await serve(io);
+    const alice = await orderSocket(s, 'alice');
+    const token = await s.token('alice');
+    const body = JSON.stringify({ username: 'alice', symbol: 'BTCUSD-PERP', price: '49001', quantity: 1, side: 'B', time_in_force: 'GTC', post_only: false });
+    const post = () =>
+      fetch(`${s.server.url}/orders/insert_order`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body }).then(
+        (res) => res.status,
+        () => 'cut off',
+      );
+    failing = true;
+    let stopped = false;
+    void s.server.failed.then(() => (stopped = true));
+    const answers: Promise<number | string>[] = [];
+    for (let i = 1; i <= 60 && !stopped; i++) {
+      answers.push(post());
+      if (alice.ws.readyState === alice.ws.OPEN) alice.send(place(i, 'B', 1, '49000'));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await s.server.failed;
+    expect(new Set(await Promise.all(answers))).toEqual(new Set(['cut off'])); // nothing answered, not even a refusal
+    expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringMatching(/^perpsim: journal write failed \(EIO: injected\)/)]);
+    // a command after the failure meets the journal's own error, which the wire answers without a log line
+    expect(() => s.journal!.lineRoom(100)).toThrow(JournalStoppedError);
   });
 });

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fdatasync, fdatasyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JournalEntry, JournalHeader } from './entries.ts';
-import type { OutputGate } from './output-gate.ts';
+import { JournalStoppedError, type OutputGate } from './output-gate.ts';
 
 /** The journal's file inside a data directory. */
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -141,7 +141,7 @@ export class JournalFile implements OutputGate {
    * journal takes no more entries.
    */
   lineRoom(maxBytes: number): Buffer {
-    if (this.failure !== undefined) throw new Error(`journal failed (${this.failure.message}): no command is accepted`);
+    if (this.failure !== undefined) throw new JournalStoppedError(this.failure);
     if (this.closed) throw new Error('journal is closed');
     const need = this.pendingEnd + maxBytes + 1;
     if (need > this.pending.length) this.grow(need);

@@ -18,3 +18,15 @@ export interface OutputGate {
 
 /** The gate of a server without a journal. */
 export const OPEN_GATE: OutputGate = { open: true, hold: (release) => release() };
+
+/**
+ * What a command meets once the journal has stopped (a write or sync failed): nothing more is
+ * accepted. The server already said why, once, and is closing; the wire answers it without a
+ * stack trace (503 / code 503) — and since the gate stays shut, that answer never leaves either.
+ */
+export class JournalStoppedError extends Error {
+  constructor(override readonly cause: Error) {
+    super(`journal failed (${cause.message}): no command is accepted`);
+    this.name = 'JournalStoppedError';
+  }
+}

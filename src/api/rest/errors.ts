@@ -1,4 +1,5 @@
 import { COMMAND_ROLLED_BACK, CommandFailedError } from '../../venue/command-log.ts';
+import { JournalStoppedError } from '../journal/output-gate.ts';
 
 /**
  * Error values of the REST wire, shaped like FastAPI's: `{"detail": "<message>"}` for 4xx/5xx
@@ -70,6 +71,8 @@ export function errorAnswer(err: unknown): ErrorAnswer {
     console.error('perpsim REST: command rolled back', err);
     return { status: 500, body: { detail: COMMAND_ROLLED_BACK }, headers: {} };
   }
+  // the journal stopped: the server said so once and is closing (the gate never lets this out)
+  if (err instanceof JournalStoppedError) return { status: 503, body: { detail: err.message }, headers: {} };
   console.error('perpsim REST: unexpected error', err);
   return { status: 500, body: { detail: 'Internal Server Error' }, headers: {} };
 }

@@ -1,6 +1,7 @@
 import type { RawData } from 'ws';
 import { isNestedDeeperThan, MAX_JSON_DEPTH } from '../json-depth.ts';
 import { COMMAND_ROLLED_BACK, CommandFailedError } from '../../venue/command-log.ts';
+import { JournalStoppedError } from '../journal/output-gate.ts';
 
 /**
  * A request the socket refuses with an error envelope (`err` on the order socket, `error` on
@@ -70,6 +71,7 @@ export function errorOf(e: unknown): { code: number; message: string } {
     console.error('websocket command rolled back:', e);
     return { code: 500, message: COMMAND_ROLLED_BACK };
   }
+  if (e instanceof JournalStoppedError) return { code: 503, message: e.message }; // said once already; the server is closing
   console.error('websocket request failed:', e);
   return { code: 500, message: 'internal error' };
 }
