@@ -1,6 +1,6 @@
 /**
  * Websocket order entry against one server alone, for profiling and for before/after CPU time:
- * `node --import tsx bench/wire/profile-orders.ts [perpsim|perpsim+journal|ws-floor] [passes]` runs the
+ * `node --import tsx bench/wire/profile-orders.ts [perpsim|perpsim+journal|ws-floor] [passes] [sockets]` runs the
  * `wire.ws.orders` load (100k orders, 256 in flight, a crossing buy/sell pair) `passes` times on
  * that server and prints the server's CPU per order of each pass. The client is the wire bench's
  * child process, so under `node --cpu-prof` (of an esbuild bundle, so lines map to source) the
@@ -14,12 +14,14 @@ import type { WsOrderResult } from './ws-order-load.ts';
 
 const kind = (process.argv[2] ?? 'perpsim') as ServerKind;
 const passes = Number(process.argv[3] ?? 5);
+/** Sockets, a user each (`trader1…N`), as the `.journal` bench case loads (1: alice alone). */
+const sockets = Number(process.argv[4] ?? 1);
 const COUNT = 100_000;
 const orders = (['B', 'S'] as const).map((d) => JSON.stringify({ t: 'p', s: 'ETHUSD-PERP', d, q: 1, p: '3000', tif: 'GTC', po: false }));
 
-const rig = new Rig(kind);
+const rig = new Rig(kind, sockets > 1 ? sockets : 0);
 await rig.start();
-await rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token });
+await rig.ask({ op: 'orders.open', url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, traders: sockets > 1 ? rig.traders : undefined });
 const threadsBefore = threadTicks();
 const cpu: number[] = [];
 let ordersDone = 0;
@@ -33,6 +35,11 @@ for (let i = 0; i < passes; i++) {
   console.log(`${kind} pass ${i + 1}: ${((result.orders * 1e9) / result.elapsedNs / 1000).toFixed(1)}k orders/s, server CPU ${(serverCpuUs / result.orders).toFixed(2)} µs/order, ${result.errors} errors`);
 }
 const threadsAfter = threadTicks();
+const stats = rig.journal?.syncStats;
+if (stats !== undefined && stats.count > 0) {
+  const lat = [...stats.latenciesNs].sort((a, b) => a - b);
+  console.log(`${kind} journal: ${stats.count} syncs, ${(stats.entries / stats.count).toFixed(1)} entries per sync, latency p50 ${(lat[lat.length >> 1]! / 1e6).toFixed(2)} ms`);
+}
 await rig.stop();
 const TICK_US = 10_000; // USER_HZ = 100 on Linux
 for (const [name, ticks] of threadsAfter) {
