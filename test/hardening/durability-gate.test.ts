@@ -146,7 +146,8 @@ describe('the durability gate', () => {
       const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
       for (let rid = 1; rid <= 150; rid++) alice.send(place(rid, next() % 2 === 0 ? 'B' : 'S', 1 + (next() % 3), String(49_990 + (next() % 20)), { tif: next() % 5 === 0 ? 'IOC' : 'GTC' }));
       await until(() => got.alice.filter((m) => m.startsWith('{"rid":')).length === 150);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // a ping's pong leaves behind everything the socket was given before it (held output too): the trailing feeds and market data are in
+      await Promise.all([alice, bob, md].map((ws) => new Promise((resolve) => (ws.ws.once('pong', resolve), ws.ws.ping()))));
       // md book snapshots are one per instant and book state; a turn's boundaries may differ, so compare trades' stats and the last book
       const stats = got.md.filter((m) => m.startsWith('{"t":"s"'));
       return { alice: got.alice, bob: got.bob, stats, book: got.md.filter((m) => m.startsWith('{"t":"2"')).at(-1) };
