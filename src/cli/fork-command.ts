@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatTimestampNs, parseTimestamp } from '../core/time.ts';
 import type { JournalEntry } from '../api/journal/entries.ts';
-import { entriesIn, hasJournal, JOURNAL_FILE, readJournalBytes } from '../api/journal/journal-file.ts';
+import { entriesIn, hasJournal, JOURNAL_FILE, readJournalBytes } from '../api/journal/journal-read.ts';
 import { loadSnapshot, replayJournal, type BuiltExchange } from '../api/journal/restore.ts';
 import { readSnapshot, SNAPSHOT_DIR, snapshotPaths } from '../api/journal/snapshot-file.ts';
 import { buildFromHeader } from './data-dir.ts';

@@ -2,7 +2,8 @@ import { readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JOURNAL_FILE, JournalFile, readJournal, type JournalIo } from '../../src/api/journal/journal-file.ts';
+import { JournalFile, type JournalIo } from '../../src/api/journal/journal-file.ts';
+import { JOURNAL_FILE, readJournal } from '../../src/api/journal/journal-read.ts';
 import { tempDir } from '../cli/cli-helpers.ts';
 
 /**
