@@ -172,7 +172,7 @@ export class CommandLog {
 
   private rollBack(): void {
     try {
-      this.journal.rollBack(undoEntry);
+      this.journal.rollBack(undoEntry, this.counters.orders);
     } finally {
       this.outboxLength = 0;
       this.tradeStatsLength = 0;

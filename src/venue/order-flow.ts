@@ -15,7 +15,7 @@ import { bookFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { TradeRecord } from './trade-record.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
+import { saveAccount, saveAllocation, saveAppend, saveLevelOf, savePlace, savePosition, saveRecord, saveUnlink } from './undo.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -178,7 +178,7 @@ export class OrderFlow {
         }
         case EV_RESTED: {
           saveAccount(log.journal, account, market);
-          if (account.openTail !== NO_SLOT) saveRecord(log.journal, store, account.openTail);
+          if (account.openTail !== NO_SLOT) saveAppend(log.journal, account.openTail);
           account.addOpenOrder(store, slot, market, cmd.qtyLots - store.field(slot, F_FILLED));
           this.s.openOrders++;
           faultPoint('place.rested');
@@ -271,11 +271,7 @@ export class OrderFlow {
     saveAccount(journal, account, market);
     if (withPosition) savePosition(journal, account, market);
     saveRecord(journal, store, slot);
-    if (!closes) return;
-    const prev = store.field(slot, F_PREV);
-    const next = store.field(slot, F_NEXT);
-    if (prev !== NO_SLOT) saveRecord(journal, store, prev);
-    if (next !== NO_SLOT) saveRecord(journal, store, next);
+    if (closes) saveUnlink(journal, slot, store.field(slot, F_PREV), store.field(slot, F_NEXT));
   }
 
   /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */

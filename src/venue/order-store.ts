@@ -16,27 +16,32 @@ import type { OrderState, Side, TimeInForce } from '../core/types.ts';
  * handed out for the order copies the record first (see order-view.ts).
  */
 
-/** Engine id: the id counter (`O-`), negated for liquidation orders (`L-`). */
-export const F_SEQ = 0;
-export const F_USER = 1;
-/** Market index; -1 for an order on an unknown symbol (rejected). */
-export const F_MARKET = 2;
+// The fields a command touches together come first (owner, flags and state, price, quantity,
+// fill, the account chain, the undo mark: 64 bytes), the rest after them, so an order's first
+// touch in a command and its undo save read one or two cache lines, not three.
+export const F_USER = 0;
 /** Side, time in force, flags and state, packed (see the `B_*` masks). */
-export const F_BITS = 3;
+export const F_BITS = 1;
 /** Price in ticks; 0 when the price is off the tick grid (`B_OFF_GRID`, rejected). */
-export const F_PRICE = 4;
-export const F_QTY = 5;
-export const F_FILLED = 6;
-export const F_SEC = 7;
-export const F_NANOS = 8;
-/** Σ priceTicks × lots of the fills, while that stays a safe integer (then `bigNotional`). */
-export const F_NOTIONAL = 9;
+export const F_PRICE = 2;
+export const F_QTY = 3;
+export const F_FILLED = 4;
 /** Previous / next open order of the same account (-1: none). */
-export const F_PREV = 10;
-export const F_NEXT = 11;
+export const F_PREV = 5;
+export const F_NEXT = 6;
 /** Number of the last command whose undo saved this record (see undo-journal.ts). */
-export const F_SAVED = 12;
+export const F_SAVED = 7;
+/** Market index; -1 for an order on an unknown symbol (rejected). */
+export const F_MARKET = 8;
+/** Engine id: the id counter (`O-`), negated for liquidation orders (`L-`). */
+export const F_SEQ = 9;
+/** Σ priceTicks × lots of the fills, while that stays a safe integer (then `bigNotional`). */
+export const F_NOTIONAL = 10;
+export const F_SEC = 11;
+export const F_NANOS = 12;
 export const STRIDE = 13;
+/** Numbers `saveRecordTo` writes. */
+export const RECORD_SAVED = 5;
 
 export const B_SELL = 1;
 export const B_IOC = 2;
@@ -132,8 +137,8 @@ export class OrderStore {
     this.idText[slot] = '';
     this.priceText[slot] = '';
     this.reservedIm[slot] = 0n;
-    this.odd.delete(slot);
-    this.bigNotional?.delete(slot);
+    if (this.odd.size !== 0) this.odd.delete(slot);
+    if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
     this.freeSlots.push(slot);
   }
 
@@ -169,14 +174,38 @@ export class OrderStore {
     return this.bigNotional?.get(slot);
   }
 
-  /** Writes back a record saved as `STRIDE` numbers at `nums[at]` (the venue's undo). */
+  /**
+   * Writes back what `saveRecord` (undo.ts) kept of the record in `slot`: the fields a command
+   * changes (`RECORD_SAVED` numbers at `nums[at]`; the others are fixed when the order is made),
+   * and the Money kept off the record for the rare orders that have it.
+   */
   restoreRecord(slot: number, nums: Float64Array, at: number, reservedIm: Money, big: bigint | undefined): void {
     const data = this.data;
     const o = slot * STRIDE;
-    for (let i = 0; i < STRIDE; i++) data[o + i] = nums[at + i]!;
+    data[o + F_BITS] = nums[at]!;
+    data[o + F_FILLED] = nums[at + 1]!;
+    data[o + F_PREV] = nums[at + 2]!;
+    data[o + F_NEXT] = nums[at + 3]!;
+    data[o + F_NOTIONAL] = nums[at + 4]!;
     this.reservedIm[slot] = reservedIm;
     if (big === undefined) this.bigNotional?.delete(slot);
     else (this.bigNotional ??= new Map()).set(slot, big);
+  }
+
+  /** Writes the fields a command may change as `restoreRecord` takes them back. */
+  saveRecordTo(slot: number, nums: Float64Array, at: number): void {
+    const data = this.data;
+    const o = slot * STRIDE;
+    nums[at] = data[o + F_BITS]!;
+    nums[at + 1] = data[o + F_FILLED]!;
+    nums[at + 2] = data[o + F_PREV]!;
+    nums[at + 3] = data[o + F_NEXT]!;
+    nums[at + 4] = data[o + F_NOTIONAL]!;
+  }
+
+  /** True when the record in `slot` has Money kept off it (`B_IM_BIG`, or a notional past 2^53). */
+  hasBigMoney(slot: number): boolean {
+    return (this.data[slot * STRIDE + F_BITS]! & B_IM_BIG) !== 0 || (this.bigNotional !== undefined && this.bigNotional.has(slot));
   }
 
   /** Slot of a live order by engine id, or `NO_SLOT`. */

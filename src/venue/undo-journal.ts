@@ -74,10 +74,10 @@ export class UndoJournal {
     this.refs[this.r++] = value;
   }
 
-  /** Calls `undo` on every entry, newest first, then forgets them. */
-  rollBack(undo: (op: number, nums: Float64Array, at: number, refs: unknown[], refAt: number) => void): void {
+  /** Calls `undo` on every entry, newest first (with `ctx`, what every entry may need), then forgets them. */
+  rollBack<C>(undo: (op: number, nums: Float64Array, at: number, refs: unknown[], refAt: number, ctx: C) => void, ctx: C): void {
     try {
-      for (let i = this.count - 1; i >= 0; i--) undo(this.ops[i]!, this.nums, this.numAt[i]!, this.refs, this.refAt[i]!);
+      for (let i = this.count - 1; i >= 0; i--) undo(this.ops[i]!, this.nums, this.numAt[i]!, this.refs, this.refAt[i]!, ctx);
     } finally {
       this.clear();
     }

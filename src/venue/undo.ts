@@ -7,7 +7,7 @@ import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import { PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_PRICE, F_SAVED, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import { B_IM_BIG, F_BITS, F_NEXT, F_PREV, F_PRICE, F_SAVED, F_USER, NO_SLOT, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
 import type { UndoJournal } from './undo-journal.ts';
 
 /**
@@ -28,6 +28,10 @@ const U_PLACE = 5;
 const U_MARKET = 6;
 const U_POSITION = 7;
 const U_TRADES = 8;
+/** A record without Money kept off it: no references. */
+const U_RECORD_BIG = 9;
+const U_UNLINK = 10;
+const U_APPEND = 11;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {
@@ -35,20 +39,41 @@ export function saveClosure(j: UndoJournal, fn: () => void): void {
   j.ref(fn);
 }
 
-/** Saves the record of order `slot` (once per command). */
+/**
+ * Saves the record of order `slot` (once per command): only the fields a command changes (see
+ * `OrderStore.saveRecordTo`), and the Money kept off the record when it has any.
+ */
 export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): void {
   const d = store.data;
   const o = slot * STRIDE;
   if (d[o + F_SAVED] === j.epoch) return;
   d[o + F_SAVED] = j.epoch;
-  const at = j.entry(U_RECORD, 1 + STRIDE);
-  const nums = j.nums;
-  nums[at] = slot;
-  for (let i = 0; i < STRIDE; i++) nums[at + 1 + i] = d[o + i]!;
-  j.ref(store);
-  // Only an order flagged B_IM_BIG keeps its margin as Money (else it is 0n): no read of the array.
+  const big = store.hasBigMoney(slot);
+  const at = j.entry(big ? U_RECORD_BIG : U_RECORD, 1 + RECORD_SAVED);
+  j.nums[at] = slot;
+  store.saveRecordTo(slot, j.nums, at + 1);
+  if (!big) return;
   j.ref((d[o + F_BITS]! & B_IM_BIG) === 0 ? 0n : store.reservedIm[slot]);
   j.ref(store.bigNotionalOf(slot));
+}
+
+/**
+ * Notes that the open order in `slot` leaves its account's chain, between `prev` and `next`
+ * (`NO_SLOT`: none): the undo links it back. The neighbors' records are not copied (their
+ * links are all that changes), and the order's own record and the account's head and tail are
+ * saved by `saveRecord` and `saveAccount` first.
+ */
+export function saveUnlink(j: UndoJournal, slot: number, prev: number, next: number): void {
+  const at = j.entry(U_UNLINK, 3);
+  j.nums[at] = slot;
+  j.nums[at + 1] = prev;
+  j.nums[at + 2] = next;
+}
+
+/** Notes that a new open order is chained after `tail` (the account's last, not `NO_SLOT`): the undo ends the chain at `tail` again. */
+export function saveAppend(j: UndoJournal, tail: number): void {
+  const at = j.entry(U_APPEND, 1);
+  j.nums[at] = tail;
 }
 
 /** Notes a fresh `allocate` of `slot` (`fresh`: it took a new slot), taken back by `unallocate`. */
@@ -59,7 +84,6 @@ export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, 
   const at = j.entry(U_ALLOC, 2);
   j.nums[at] = slot;
   j.nums[at + 1] = fresh ? 1 : 0;
-  j.ref(store);
 }
 
 /**
@@ -93,17 +117,25 @@ export function savePosition(j: UndoJournal, account: Account, market: Market): 
   p.position.saveTo(j.nums, at + 1 + PENDING_SAVED, j);
 }
 
-/** Puts back one journal entry (see `UndoJournal.rollBack`). */
-export function undoEntry(op: number, nums: Float64Array, at: number, refs: unknown[], r: number): void {
+/** Puts back one journal entry (see `UndoJournal.rollBack`); `store`: the venue's order records. */
+export function undoEntry(op: number, nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore): void {
   switch (op) {
     case U_CLOSURE:
       (refs[r] as () => void)();
       return;
     case U_RECORD:
-      (refs[r] as OrderStore).restoreRecord(nums[at]!, nums, at + 1, refs[r + 1] as Money, refs[r + 2] as bigint | undefined);
+      store.restoreRecord(nums[at]!, nums, at + 1, 0n, undefined);
+      return;
+    case U_RECORD_BIG:
+      store.restoreRecord(nums[at]!, nums, at + 1, refs[r] as Money, refs[r + 1] as bigint | undefined);
+      return;
+    case U_UNLINK:
+      return undoUnlink(store, nums[at]!, nums[at + 1]!, nums[at + 2]!);
+    case U_APPEND:
+      store.setField(nums[at]!, F_NEXT, NO_SLOT);
       return;
     case U_ALLOC:
-      (refs[r] as OrderStore).unallocate(nums[at]!, nums[at + 1] === 1);
+      store.unallocate(nums[at]!, nums[at + 1] === 1);
       return;
     case U_ACCOUNT:
       return undoAccount(nums, at, refs, r);
@@ -120,6 +152,12 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
     default:
       throw new Error(`unknown undo entry ${op}`);
   }
+}
+
+/** Links `slot` back between `prev` and `next` (its own record is put back by its `U_RECORD`). */
+function undoUnlink(store: OrderStore, slot: number, prev: number, next: number): void {
+  if (prev !== NO_SLOT) store.setField(prev, F_NEXT, slot);
+  if (next !== NO_SLOT) store.setField(next, F_PREV, slot);
 }
 
 function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number): void {
