@@ -50,6 +50,8 @@ export const B_LIQUIDATION = 8;
 export const B_OFF_GRID = 16;
 /** The open order's initial margin is kept as Money in `reservedIm` (see `Account.addOpenOrder`). */
 export const B_IM_BIG = 32;
+/** The slot has something in the side arrays (`views`, `idText`, `priceText`): see `markSide`. */
+export const B_SIDE = 64;
 const STATE_SHIFT = 8;
 
 export const ST_PENDING = 0;
@@ -128,18 +130,40 @@ export class OrderStore {
 
   /** Releases a terminal order's slot, after any view of it took its copy. */
   free(slot: number): void {
+    const o = slot * STRIDE;
+    this.bySeq.take(this.data[o + F_SEQ]!);
+    // The per-slot side arrays are read only for an order flagged as having used them (most
+    // never do): four scattered cache lines fewer per ended order.
+    if ((this.data[o + F_BITS]! & (B_SIDE | B_IM_BIG)) !== 0) this.clearSide(slot);
+    if (this.odd.size !== 0) this.odd.delete(slot);
+    if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
+    this.freeSlots.push(slot);
+  }
+
+  /** Notes that `slot` has a view, a cached text or Money in the side arrays (`free` clears them then). */
+  markSide(slot: number): void {
+    this.data[slot * STRIDE + F_BITS]! |= B_SIDE;
+  }
+
+  /** The cached wire id of `slot`, '' when none was made. */
+  cachedId(slot: number): string {
+    return (this.data[slot * STRIDE + F_BITS]! & B_SIDE) === 0 ? '' : this.idText[slot]!;
+  }
+
+  /** The cached price text of `slot`, '' when none was made. */
+  cachedPriceText(slot: number): string {
+    return (this.data[slot * STRIDE + F_BITS]! & B_SIDE) === 0 ? '' : this.priceText[slot]!;
+  }
+
+  private clearSide(slot: number): void {
     const view = this.views[slot];
     if (view !== undefined) {
       view.detach();
       this.views[slot] = undefined;
     }
-    this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
     this.idText[slot] = '';
     this.priceText[slot] = '';
     this.reservedIm[slot] = 0n;
-    if (this.odd.size !== 0) this.odd.delete(slot);
-    if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
-    this.freeSlots.push(slot);
   }
 
   /** True when the next `allocate` takes a new slot rather than a freed one. */
@@ -153,19 +177,17 @@ export class OrderStore {
    */
   unallocate(slot: number, fresh: boolean): void {
     this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
-    this.views[slot]?.detach();
-    this.idText[slot] = '';
-    this.reservedIm[slot] = 0n;
+    this.clearSide(slot);
     this.odd.delete(slot);
     this.bigNotional?.delete(slot);
     if (!fresh) {
-      this.views[slot] = undefined;
       this.freeSlots.push(slot);
       return;
     }
     this.highWater--;
     this.reservedIm.pop();
     this.idText.pop();
+    this.priceText.pop();
     this.views.pop();
   }
 
@@ -182,7 +204,8 @@ export class OrderStore {
   restoreRecord(slot: number, nums: Float64Array, at: number, reservedIm: Money, big: bigint | undefined): void {
     const data = this.data;
     const o = slot * STRIDE;
-    data[o + F_BITS] = nums[at]!;
+    // A side array written during the failed command keeps its flag, so `free` still clears it.
+    data[o + F_BITS] = nums[at]! | (data[o + F_BITS]! & B_SIDE);
     data[o + F_FILLED] = nums[at + 1]!;
     data[o + F_PREV] = nums[at + 2]!;
     data[o + F_NEXT] = nums[at + 3]!;

@@ -44,13 +44,13 @@ export class TradeRecord implements VenueTrade {
   ) {
     const o = ids.orders;
     const external = maker === NO_SLOT;
-    this.makerText = external ? EXTERNAL_ORDER_ID : o.idText[maker]!;
+    this.makerText = external ? EXTERNAL_ORDER_ID : o.cachedId(maker);
     this.makerSeq = external ? 0 : o.field(maker, F_SEQ);
     this.makerSec = external ? 0 : o.field(maker, F_SEC);
     this.makerNanos = external ? 0 : o.field(maker, F_NANOS);
     this.makerUserId = external ? EXTERNAL_OWNER : o.field(maker, F_USER);
     const none = taker === NO_SLOT;
-    this.takerText = none ? EXTERNAL_ORDER_ID : o.idText[taker]!;
+    this.takerText = none ? EXTERNAL_ORDER_ID : o.cachedId(taker);
     this.takerSeq = none ? 0 : o.field(taker, F_SEQ);
     this.takerSec = none ? 0 : o.field(taker, F_SEC);
     this.takerNanos = none ? 0 : o.field(taker, F_NANOS);

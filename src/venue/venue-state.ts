@@ -178,11 +178,12 @@ export class VenueState {
 
   /** Wire id of the order in `slot` (`O-`/`L-` + time + counter), made on first read. */
   orderId(slot: number): string {
-    const cached = this.orders.idText[slot]!;
-    if (cached !== '') return cached;
     const o = this.orders;
+    const cached = o.cachedId(slot);
+    if (cached !== '') return cached;
     const id = this.formatOrderId(o.field(slot, F_SEQ), o.field(slot, F_SEC), o.field(slot, F_NANOS));
     o.idText[slot] = id;
+    o.markSide(slot);
     return id;
   }
 
@@ -201,11 +202,12 @@ export class VenueState {
   }
 
   priceTextOf(slot: number): string {
-    const cached = this.orders.priceText[slot]!;
+    const cached = this.orders.cachedPriceText(slot);
     if (cached !== '') return cached;
     const odd = this.orders.oddTexts(slot);
     const text = odd !== undefined ? odd.priceText : this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
     this.orders.priceText[slot] = text;
+    this.orders.markSide(slot);
     return text;
   }
 
@@ -221,7 +223,10 @@ export class VenueState {
   /** The caller-facing `Order` of `slot` (one per slot, kept; see order-view.ts). */
   view(slot: number): OrderView {
     let v = this.orders.views[slot] as OrderView | undefined;
-    if (v === undefined) this.orders.views[slot] = v = new OrderView(this, slot);
+    if (v === undefined) {
+      this.orders.views[slot] = v = new OrderView(this, slot);
+      this.orders.markSide(slot);
+    }
     return v;
   }
 
