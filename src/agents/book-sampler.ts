@@ -29,7 +29,9 @@ export class BookSampler {
       return;
     }
     this.waiting.set(symbol, [fn]);
-    void this.port.subscribe(symbol, 'LEVEL_1');
+    const oneWay = this.port.oneWay;
+    if (oneWay !== undefined) oneWay.subscribe(symbol, 'LEVEL_1');
+    else void this.port.subscribe(symbol, 'LEVEL_1');
   }
 
   /** Takes a book update delivered to the agent. */
@@ -37,7 +39,9 @@ export class BookSampler {
     const queue = this.waiting.get(book.s);
     if (queue === undefined) return;
     this.waiting.delete(book.s);
-    void this.port.unsubscribe(book.s);
+    const oneWay = this.port.oneWay;
+    if (oneWay !== undefined) oneWay.unsubscribe(book.s);
+    else void this.port.unsubscribe(book.s);
     const top = this.top.update(book);
     for (const fn of queue) fn(top);
   }

@@ -42,8 +42,9 @@ interface SymbolBook {
 /**
  * An agent's own orders and positions, kept from its order feeds alone (no queries): open
  * orders by id, inserts still in flight (so a requote does not duplicate them), and the net
- * position per symbol from fills. Sends orders through the port in ticks converted to exact
- * price text. Promises from the port are never awaited: in a simulation they settle only
+ * position per symbol from fills. Sends orders through the port's one-way requests where it
+ * has them (in ticks, no answer: `OneWayRequests`), else in ticks converted to exact price
+ * text. Promises from the port are never awaited: in a simulation they settle only
  * after the clock stops, so everything an agent needs arrives as feeds. No handler is attached
  * either — each would queue a microtask that a long synchronous run keeps until its end — so
  * only well-formed requests are sent (a venue refusal arrives as a feed, not a rejection).
@@ -62,6 +63,8 @@ export class OwnOrders {
     if (!Number.isSafeInteger(priceTicks) || priceTicks <= 0 || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) return;
     this.book(symbol).inFlight.push({ side, priceTicks });
     this.inFlightTotal++;
+    const oneWay = this.port.oneWay;
+    if (oneWay !== undefined) return oneWay.placeTicks(symbol, side, priceTicks, qtyLots, tif, postOnly);
     const price = this.tickOf(symbol).toPrice(priceTicks);
     void this.port.insertOrder({ symbol, price, quantity: qtyLots, side, timeInForce: tif, postOnly });
   }
@@ -70,7 +73,9 @@ export class OwnOrders {
   cancel(order: OwnOrder): void {
     if (order.canceling) return;
     order.canceling = true;
-    void this.port.cancelOrder(order.id);
+    const oneWay = this.port.oneWay;
+    if (oneWay !== undefined) oneWay.cancel(order.id);
+    else void this.port.cancelOrder(order.id);
   }
 
   /** Cancels every open order of `symbol` (or of every symbol). */

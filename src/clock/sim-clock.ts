@@ -51,6 +51,9 @@ export class SimClock {
   private nanos: number;
   private nextSeq = 0;
   private live = 0;
+  /** Scratch result of `delayTo` (no array per scheduled event). */
+  private atSec = 0;
+  private atNanos = 0;
 
   constructor(startNs: TimeNs = 0n) {
     if (startNs < 0n) throw new RangeError('clock start must not be before the Unix epoch');
@@ -99,25 +102,17 @@ export class SimClock {
 
   /** Schedules `fn(arg)` after `delayNs` (a non-negative safe integer) from now. */
   scheduleIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): ScheduledEvent {
-    if (!(delayNs >= 0) || !Number.isSafeInteger(delayNs)) {
-      throw new RangeError(`delay must be a non-negative integer number of nanoseconds, got ${delayNs}`);
-    }
-    let sec = this.sec;
-    let nanos = this.nanos;
-    if (delayNs < NS_PER_S) {
-      nanos += delayNs;
-    } else {
-      // Split the delay first: nanos + delay could pass 2^53 and round. `%` on doubles is
-      // exact, and so is the division of the exact multiple that remains.
-      const delayNanos = delayNs % NS_PER_S;
-      sec += (delayNs - delayNanos) / NS_PER_S;
-      nanos += delayNanos;
-    }
-    if (nanos >= NS_PER_S) {
-      sec += 1;
-      nanos -= NS_PER_S;
-    }
-    return this.push(sec, nanos, fn, arg);
+    this.delayTo(delayNs);
+    return this.push(this.atSec, this.atNanos, fn, arg);
+  }
+
+  /**
+   * `scheduleIn` without a handle, for events nobody cancels (messages in flight): no object
+   * per event. Same order as `scheduleIn`: it takes the next insertion number.
+   */
+  postIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): void {
+    this.delayTo(delayNs);
+    this.pushSlot(this.atSec, this.atNanos, fn, arg);
   }
 
   /** Cancels a scheduled event. Returns false when it already ran or was canceled. */
@@ -197,7 +192,36 @@ export class SimClock {
     while (heap.size > 0 && this.fns[heap.topSlot()] === null) heap.pop();
   }
 
+  /** Sets `atSec` / `atNanos` to now + `delayNs` (a non-negative safe integer), exactly. */
+  private delayTo(delayNs: number): void {
+    if (!(delayNs >= 0) || !Number.isSafeInteger(delayNs)) {
+      throw new RangeError(`delay must be a non-negative integer number of nanoseconds, got ${delayNs}`);
+    }
+    let sec = this.sec;
+    let nanos = this.nanos;
+    if (delayNs < NS_PER_S) {
+      nanos += delayNs;
+    } else {
+      // Split the delay first: nanos + delay could pass 2^53 and round. `%` on doubles is
+      // exact, and so is the division of the exact multiple that remains.
+      const delayNanos = delayNs % NS_PER_S;
+      sec += (delayNs - delayNanos) / NS_PER_S;
+      nanos += delayNanos;
+    }
+    if (nanos >= NS_PER_S) {
+      sec += 1;
+      nanos -= NS_PER_S;
+    }
+    this.atSec = sec;
+    this.atNanos = nanos;
+  }
+
   private push(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): ScheduledEvent {
+    const slot = this.pushSlot(sec, nanos, fn, arg);
+    return new ClockEvent(sec, nanos, this.nextSeq - 1, slot);
+  }
+
+  private pushSlot(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): number {
     const seq = this.nextSeq++;
     const slot = this.heap.push(sec, nanos, seq);
     if (slot === this.fns.length) {
@@ -208,6 +232,6 @@ export class SimClock {
       this.args[slot] = arg;
     }
     this.live++;
-    return new ClockEvent(sec, nanos, seq, slot);
+    return slot;
   }
 }

@@ -4,7 +4,8 @@ import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
-import type { ExchangePort, SubscribeOptions } from '../strategy/exchange-port.ts';
+import type { ExchangePort, OneWayRequests, SubscribeOptions } from '../strategy/exchange-port.ts';
+import { OneWayPort } from './one-way-port.ts';
 import { depthProblem, type BookUpdate, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import { newOrderProblem } from './new-order-check.ts';
@@ -40,7 +41,8 @@ export class PortError extends Error {}
  * Each direction is one ordered channel, as a socket is: requests reach the venue in the order
  * they were sent; responses and order feeds reach the strategy in the order the venue produced
  * them; market data likewise. A message whose sampled latency would let it overtake an
- * earlier one on its channel arrives right after it instead.
+ * earlier one on its channel arrives right after it instead. One-way requests (`oneWay`,
+ * the agents') travel the same way and draw the same samples, with no answer scheduled.
  */
 export class InProcessPort implements ExchangePort, PortSink {
   readonly username: string;
@@ -54,6 +56,8 @@ export class InProcessPort implements ExchangePort, PortSink {
   /** Levels last sent per LEVEL_2 subscription (bids, asks), to skip repeats. */
   private readonly lastL2 = new Map<Market, L2Capture>();
   private readonly hub: PortHub;
+  /** Requests whose answer nobody awaits (the agents'). */
+  readonly oneWay: OneWayRequests;
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: PortChannel;
   private readonly toStrategy: PortChannel;
@@ -72,6 +76,7 @@ export class InProcessPort implements ExchangePort, PortSink {
     this.marketData = new PortChannel(options.marketDataLatency ?? ZERO_LATENCY);
     this.hub = PortHub.of(venue);
     this.hub.addUser(account.id, this);
+    this.oneWay = new OneWayPort(this, venue, account);
   }
 
   /** Stops listening to the venue (the port is unusable afterwards). */
@@ -134,32 +139,51 @@ export class InProcessPort implements ExchangePort, PortSink {
   }
 
   subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): Promise<void> {
-    return this.call(() => {
-      const market = this.marketOf(symbol);
-      const problem = depthProblem(options?.depth);
-      if (problem !== undefined) throw new PortError(`invalid subscribe: ${problem}`);
-      const depth = options?.depth ?? Infinity;
-      this.subscriptions.set(market, { level, depth });
-      this.hub.watch(market, this);
-      // As on the websocket: stats, then the current book, right after the subscription.
-      const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
-      this.lastL2.delete(market); // the book is always sent on subscribing
-      const book = level === 'LEVEL_2' ? this.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
-      this.lastL1.delete(market);
-      if (level === 'LEVEL_1') this.isNewTop(market);
-      this.send(this.marketData, () => {
-        this.emitMarketData(stats);
-        this.emitMarketData(book);
-      });
-    });
+    return this.call(() => this.subscribeNow(symbol, level, options));
   }
 
   unsubscribe(symbol: string): Promise<void> {
-    return this.call(() => {
-      const market = this.marketOf(symbol);
-      this.subscriptions.delete(market);
-      this.hub.unwatch(market, this);
+    return this.call(() => this.unsubscribeNow(symbol));
+  }
+
+  /** @internal `subscribe` as it runs at the venue (`call`'s or a one-way request's). */
+  subscribeNow(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): void {
+    const market = this.marketOf(symbol);
+    const problem = depthProblem(options?.depth);
+    if (problem !== undefined) throw new PortError(`invalid subscribe: ${problem}`);
+    const depth = options?.depth ?? Infinity;
+    this.subscriptions.set(market, { level, depth });
+    this.hub.watch(market, this);
+    // As on the websocket: stats, then the current book, right after the subscription.
+    const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
+    this.lastL2.delete(market); // the book is always sent on subscribing
+    const book = level === 'LEVEL_2' ? this.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
+    this.lastL1.delete(market);
+    if (level === 'LEVEL_1') this.isNewTop(market);
+    this.send(this.marketData, () => {
+      this.emitMarketData(stats);
+      this.emitMarketData(book);
     });
+  }
+
+  /** @internal `unsubscribe` as it runs at the venue. */
+  unsubscribeNow(symbol: string): void {
+    const market = this.marketOf(symbol);
+    this.subscriptions.delete(market);
+    this.hub.unwatch(market, this);
+  }
+
+  /** @internal Sends a one-way request (`OneWayPort`) as `call` sends one; `fn` ends with `answered()`. */
+  request<T>(fn: (arg: T) => void, arg: T): void {
+    this.send(this.toVenue, fn, arg);
+  }
+
+  /**
+   * @internal A one-way request ran: no answer is sent, but its latency sample is drawn as
+   * `call` draws it, so the stream and the channel (later feeds queue behind) stay the same.
+   */
+  answered(): void {
+    this.toStrategy.delayNs(this.clock.nowSec, this.clock.nowNanos);
   }
 
   onOrderFeed(handler: (feed: OrderFeed) => void): () => void {
@@ -199,7 +223,7 @@ export class InProcessPort implements ExchangePort, PortSink {
    * message as `arg` (no closure per message).
    */
   private send<T>(channel: PortChannel, fn: (arg: T) => void, arg?: T, order?: NewOrder): void {
-    this.clock.scheduleIn(channel.delayNs(this.clock.nowSec, this.clock.nowNanos, order), fn, arg);
+    this.clock.postIn(channel.delayNs(this.clock.nowSec, this.clock.nowNanos, order), fn, arg);
   }
 
   /** @internal An order feed of this port's user (from the hub). */

@@ -1,3 +1,4 @@
+import type { Side, TimeInForce } from '../core/types.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed, RestOrder } from '../wire/order.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
@@ -46,4 +47,28 @@ export interface ExchangePort {
   onMarketData(handler: (message: MarketDataMessage) => void): () => void;
   /** Calls `fn` after `delayNs` of exchange time; returns a function that cancels it. */
   setTimer(delayNs: number, fn: () => void): () => void;
+  /**
+   * Requests whose answer nobody awaits, where the port offers them (the in-process port does;
+   * a strategy that can use them checks for them and falls back to the promise calls).
+   */
+  readonly oneWay?: OneWayRequests;
+}
+
+/**
+ * Fire-and-forget requests: each travels to the exchange and runs there exactly as the
+ * promise-returning call of the same name would, with the same latency, but no answer comes
+ * back (no promise, nothing scheduled for it): what the request did arrives as order feeds and
+ * market data, as always. Meant for simulated agents, which never await their calls (in a
+ * synchronous run a promise settles only after the clock stops). A request the exchange
+ * refuses with an error (a bad symbol, say) throws where it runs, since nobody would hear it.
+ */
+export interface OneWayRequests {
+  /** `insertOrder` of an order priced in whole ticks (no price text is made or parsed). */
+  placeTicks(symbol: string, side: Side, priceTicks: number, qtyLots: number, timeInForce: TimeInForce, postOnly: boolean): void;
+  /** `cancelOrder`. */
+  cancel(orderId: string): void;
+  /** `subscribe` with every level. */
+  subscribe(symbol: string, level: MarketDataLevel): void;
+  /** `unsubscribe`. */
+  unsubscribe(symbol: string): void;
 }

@@ -1,0 +1,78 @@
+import type { Side, TimeInForce } from '../core/types.ts';
+import type { Account } from '../venue/account.ts';
+import type { Venue } from '../venue/venue.ts';
+import type { OneWayRequests } from '../strategy/exchange-port.ts';
+import type { MarketDataLevel } from '../wire/market-data.ts';
+import type { InProcessPort } from './in-process-port.ts';
+
+/** A one-way insert on its way to the venue. */
+interface TicksOrder {
+  symbol: string;
+  side: Side;
+  priceTicks: number;
+  qtyLots: number;
+  tif: TimeInForce;
+  postOnly: boolean;
+}
+
+/**
+ * The in-process port's one-way requests (`OneWayRequests`): the agents' inserts, cancels and
+ * book glances. Each travels to the venue after the same order-latency sample as the promise
+ * call, runs there at that instant, and then draws the sample its answer would have taken
+ * (`InProcessPort.answered`) — so the random streams, the channels and every feed stay as they
+ * were — but schedules no answer, makes no promise and no closure per request. The request's
+ * arguments travel as the clock event's argument to a handler made once per port.
+ *
+ * An insert is placed by ticks through the venue's engine-id path (`placeOrderSeq`): the same
+ * rules and feeds as a wire-shaped request, without the price text the agent would format
+ * and the venue parse back.
+ */
+export class OneWayPort implements OneWayRequests {
+  constructor(
+    private readonly port: InProcessPort,
+    private readonly venue: Venue,
+    private readonly account: Account,
+  ) {}
+
+  placeTicks(symbol: string, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): void {
+    this.port.request(this.runPlace, { symbol, side, priceTicks, qtyLots, tif, postOnly });
+  }
+
+  cancel(orderId: string): void {
+    this.port.request(this.runCancel, orderId);
+  }
+
+  subscribe(symbol: string, level: MarketDataLevel): void {
+    this.port.request(level === 'LEVEL_1' ? this.runSubscribeL1 : level === 'LEVEL_2' ? this.runSubscribeL2 : this.runSubscribeL3, symbol);
+  }
+
+  unsubscribe(symbol: string): void {
+    this.port.request(this.runUnsubscribe, symbol);
+  }
+
+  private readonly runPlace = (o: TicksOrder): void => {
+    const market = this.venue.market(o.symbol);
+    if (market === undefined) throw new RangeError(`${this.account.username}: unknown symbol ${o.symbol}`); // agents trade only their markets
+    this.venue.placeOrderSeq(this.account, market, o.side, o.priceTicks, o.qtyLots, o.tif, o.postOnly);
+    this.port.answered();
+  };
+
+  private readonly runCancel = (orderId: string): void => {
+    this.venue.cancelOrder(this.account, orderId);
+    this.port.answered();
+  };
+
+  private readonly runSubscribeL1 = (symbol: string): void => this.subscribed(symbol, 'LEVEL_1');
+  private readonly runSubscribeL2 = (symbol: string): void => this.subscribed(symbol, 'LEVEL_2');
+  private readonly runSubscribeL3 = (symbol: string): void => this.subscribed(symbol, 'LEVEL_3');
+
+  private subscribed(symbol: string, level: MarketDataLevel): void {
+    this.port.subscribeNow(symbol, level);
+    this.port.answered();
+  }
+
+  private readonly runUnsubscribe = (symbol: string): void => {
+    this.port.unsubscribeNow(symbol);
+    this.port.answered();
+  };
+}
