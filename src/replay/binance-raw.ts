@@ -3,7 +3,7 @@ import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import { fileSource } from './file-source.ts';
 import { ChunkedStream } from './chunked-stream.ts';
-import { scanStreamMessage, type ScannedData } from './binance-scan.ts';
+import { plainIntField, scanStreamMessage, type ScannedData } from './binance-scan.ts';
 import { decimalSteps } from './fields.ts';
 import type { Level } from './levels.ts';
 import { ReplayError, RowErrors } from './replay-error.ts';
@@ -76,6 +76,12 @@ export interface BinanceRawOptions {
   lotSize: string | TickSize;
   /** Count undecodable lines (or other streams) in `errors` and go on, instead of throwing. */
   skipBadRows?: boolean;
+  /**
+   * Book tickers are read for their times only (prices and sizes NaN, not checked): for a
+   * replay of the depth, which places them in time and ignores them otherwise. A bookTicker
+   * line of any unusual shape is still decoded in full.
+   */
+  tickerTimesOnly?: boolean;
 }
 
 /** The stream of events plus its bad-line counts (filled while iterating). */
@@ -89,7 +95,7 @@ export function readBinanceRaw(source: string | ByteSource, options: BinanceRawO
   const errors = new RowErrors(options.skipBadRows ?? false);
   const tick = typeof options.tickSize === 'string' ? new TickSize(options.tickSize) : options.tickSize;
   const lot = typeof options.lotSize === 'string' ? new TickSize(options.lotSize) : options.lotSize;
-  const stream = new ChunkedStream(() => events(bytes, new LineDecoder(bytes.name, tick, lot), errors)) as BinanceRawStream;
+  const stream = new ChunkedStream(() => events(bytes, new LineDecoder(bytes.name, tick, lot, options.tickerTimesOnly === true), errors)) as BinanceRawStream;
   return Object.assign(stream, { errors });
 }
 
@@ -146,6 +152,7 @@ class LineDecoder {
     private readonly file: string,
     private readonly tick: TickSize,
     private readonly lot: TickSize,
+    private readonly tickerTimesOnly = false,
   ) {}
 
   decode(text: string, line: number): BinanceRawEvent {
@@ -154,6 +161,8 @@ class LineDecoder {
     const tsText = space < 0 ? '' : text.slice(0, space);
     if (!/^\d{1,19}$/.test(tsText)) throw this.error('1', 'a line must start with the receipt time in ns and a space');
     const localTsNs = BigInt(tsText);
+    const times = this.tickerTimesOnly ? this.tickerTimes(text, space, localTsNs, line) : undefined;
+    if (times !== undefined) return times;
     const scanned = scanStreamMessage(text, space + 1, scansStream);
     const fast = scanned === undefined ? undefined : this.fromScanned(scanned, localTsNs, line);
     if (fast !== undefined) return fast;
@@ -201,6 +210,18 @@ class LineDecoder {
       };
     }
     throw this.error('stream', `stream ${JSON.stringify(stream)} is not depth, trade or bookTicker`);
+  }
+
+  /** A plain bookTicker line's times (its prices NaN), or undefined: then it is decoded in full. */
+  private tickerTimes(text: string, space: number, localTsNs: bigint, line: number): BinanceBookTicker | undefined {
+    if (!text.startsWith('{"stream":"', space + 1) || !text.endsWith('}}')) return undefined;
+    const streamEnd = text.indexOf('"', space + 12);
+    if (streamEnd < 0 || !text.startsWith('@bookTicker","data":{', streamEnd - 11)) return undefined;
+    const E = plainIntField(text, '"E":', streamEnd);
+    const T = plainIntField(text, '"T":', streamEnd);
+    const u = plainIntField(text, '"u":', streamEnd);
+    if (!(E >= 0 && T >= 0 && u >= 0)) return undefined;
+    return { kind: 'bookTicker', localTsNs, eventTsNs: BigInt(E) * NS_PER_MS, transactTsNs: BigInt(T) * NS_PER_MS, line, updateId: u, bidPriceTicks: NaN, bidQtyLots: NaN, askPriceTicks: NaN, askQtyLots: NaN };
   }
 
   /**

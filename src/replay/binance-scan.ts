@@ -144,3 +144,20 @@ class Scanner {
     return true;
   }
 }
+
+/**
+ * The plain non-negative safe integer right after `key` (e.g. `"E":`), searched from `from` and
+ * followed by `,` or `}`; NaN when absent or anything else. For readers that need one field of
+ * a line they do not decode (its keys are the exchange's: a key's text is not in any value).
+ */
+export function plainIntField(text: string, key: string, from: number): number {
+  const at = text.indexOf(key, from);
+  if (at < 0) return NaN;
+  let i = at + key.length;
+  const start = i;
+  let n = 0;
+  for (let c = text.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = text.charCodeAt(++i)) n = n * 10 + (c - DIGIT_0);
+  const end = text.charCodeAt(i);
+  if (i === start || i - start > 16 || (end !== COMMA && end !== CLOSE_BRACE) || !Number.isSafeInteger(n)) return NaN;
+  return n;
+}

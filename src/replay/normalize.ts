@@ -1,10 +1,11 @@
 import type { Side } from '../core/types.ts';
 import type { BinanceRawStream } from './binance-raw.ts';
-import { BinanceDepthSync, type BinanceSyncedEvent } from './binance-depth-sync.ts';
+import { binanceBatches } from './binance-batches.ts';
+import { BinanceDepthSync } from './binance-depth-sync.ts';
 import { ChunkedStream } from './chunked-stream.ts';
 import type { Level } from './levels.ts';
 import type { LobsterStream } from './lobster-reader.ts';
-import { bookRows, levelDiff, type BookRecord, type MarketRecord } from './market-records.ts';
+import { batchRecords, bookRows, levelDiff, type MarketRecord } from './market-records.ts';
 import type { TardisAnyBatch, TardisStream } from './tardis-csv.ts';
 
 /**
@@ -96,43 +97,9 @@ export function lobsterRecords(stream: LobsterStream): ChunkedStream<MarketRecor
   });
 }
 
-/**
- * A Binance capture through Binance's depth rule (`BinanceDepthSync`): a synced snapshot →
- * reset + levels, a diff → its levels, a gap → a reset row with no level (the book is empty
- * until the next snapshot; `sync.stats.gaps` counts them), trade → trade, bookTicker → quote.
- * Receive time is the capture's; exchange time is every message's event time `E` (the one
- * clock that depth diffs, the snapshot, trades and tickers share), so a replay at exchange time
- * keeps their order.
- */
+/** A Binance capture's normalized rows (`binanceBatches`, columns) as record objects. */
 export function binanceRecords(stream: BinanceRawStream, symbol: string, sync = new BinanceDepthSync()): ChunkedStream<MarketRecord> {
   return new ChunkedStream(async function* () {
-    const synced: BinanceSyncedEvent[] = [];
-    // The sync hands on book updates by line: each depth line's event time, until it is applied.
-    const eventTs = new Map<number, bigint>();
-    for await (const events of stream.chunks()) {
-      const out: MarketRecord[] = [];
-      for (const e of events) {
-        if (e.kind === 'depth' || e.kind === 'depthSnapshot') eventTs.set(e.line, e.eventTsNs);
-        sync.push(e, synced);
-      }
-      for (const e of synced) {
-        if (e.kind === 'book') {
-          const exchNs = eventTs.get(e.line) ?? e.localTsNs;
-          eventTs.delete(e.line);
-          const rows: BookRecord[] = bookRows(symbol, e.localTsNs, exchNs, e.reset, e.bids, e.asks);
-          for (const r of rows) out.push(r);
-        } else if (e.kind === 'gap') {
-          // The gapped diff waits for the next snapshot: its time stays known.
-          const exchNs = eventTs.get(e.line) ?? e.localTsNs;
-          out.push({ kind: 'book', recvNs: e.localTsNs, exchNs, symbol, reset: true, side: undefined, priceTicks: 0, qtyLots: 0 });
-        } else if (e.kind === 'trade') {
-          out.push({ kind: 'trade', recvNs: e.localTsNs, exchNs: e.eventTsNs, symbol, side: e.takerSide, priceTicks: e.priceTicks, qtyLots: e.qtyLots, tradeId: String(e.tradeId) });
-        } else {
-          out.push({ kind: 'quote', recvNs: e.localTsNs, exchNs: e.eventTsNs, symbol, bidTicks: e.bidPriceTicks, bidQtyLots: e.bidQtyLots, askTicks: e.askPriceTicks, askQtyLots: e.askQtyLots });
-        }
-      }
-      synced.length = 0;
-      yield out;
-    }
+    for await (const b of binanceBatches(stream, symbol, sync)) yield batchRecords(b);
   });
 }

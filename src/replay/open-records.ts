@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { ArrowReplaySource } from './arrow-source.ts';
 import { readBinanceBookTicker, readBinanceDepth } from './binance-dump-csv.ts';
+import { binanceBatches } from './binance-batches.ts';
 import { readBinanceRaw } from './binance-raw.ts';
 import { readBybitOrderbook } from './bybit-orderbook.ts';
 import { ChunkedStream } from './chunked-stream.ts';
@@ -35,6 +36,8 @@ export interface RecordSourceOptions {
   /** The symbol of files that name none (Binance captures and dumps, freqtrade); default: content, else the file name. */
   symbol?: string;
   skipBadRows?: boolean;
+  /** The reader's quotes beside a book are ignored (a depth replay): a Binance capture's book tickers are read for their times only. */
+  quotesBesideBookUnused?: boolean;
 }
 
 /** One opened recording (a LOBSTER pair and a symbol's Binance depth files are one source each). */
@@ -124,8 +127,9 @@ async function openOne(s: Sniffed, options: RecordSourceOptions): Promise<Record
     case 'binance-raw': {
       const symbol = options.symbol ?? s.symbol ?? nameSymbol(path);
       const units = unitsFor(path, 'binance-raw', symbol, options);
-      const stream = readBinanceRaw(path, { ...units, skipBadRows });
-      return source([path], 'binance-raw', binanceRecords(stream, symbol), { [symbol]: units }, stream.errors, 2, 'ignore');
+      const stream = readBinanceRaw(path, { ...units, skipBadRows, tickerTimesOnly: options.quotesBesideBookUnused === true });
+      // Columns too: a replay of the capture alone reads them, with no object per level.
+      return { ...source([path], 'binance-raw', binanceRecords(stream, symbol), { [symbol]: units }, stream.errors, 2, 'ignore'), batches: () => binanceBatches(stream, symbol) };
     }
     case 'binance-bookticker': {
       const symbol = options.symbol ?? nameSymbol(path);

@@ -87,7 +87,8 @@ async function openL2Sources(files: readonly L2FileSpec[], options: { skipBadRow
   const markets: SourceMarket[] = [];
   for (const group of groupsOf(files)) {
     const f = group[0]!;
-    const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows });
+    // An L2 replay ignores quotes beside a book (`L2ColumnBuilder.quote`); an L1 replay reads them.
+    const opened = await openRecordSources(group.map((g) => g.path), { units: { tickSize: f.tickSize, lotSize: f.lotSize }, skipBadRows: options.skipBadRows, quotesBesideBookUnused: f.l1 !== true });
     for (const s of opened) {
       checkUnits(s, f);
       sources.push(s);

@@ -1,4 +1,5 @@
 import { binanceLineDecoder, lineChunks, type BinanceDepthDiff } from '../binance-raw.ts';
+import { plainIntField } from '../binance-scan.ts';
 import { BinanceDepthSync, type BinanceSyncedEvent } from '../binance-depth-sync.ts';
 import { fileSource } from '../file-source.ts';
 import type { Level } from '../levels.ts';
@@ -145,16 +146,16 @@ class LightLine {
     const streamEnd = text.indexOf('"', space + 12);
     if (streamEnd < 0 || !text.startsWith('","data":{', streamEnd)) return FULL;
     const stream = text.slice(space + 12, streamEnd);
-    const E = intField(text, '"E":', streamEnd);
-    if (!(E >= 0) || !(intField(text, '"T":', streamEnd) >= 0)) return FULL;
+    const E = plainIntField(text, '"E":', streamEnd);
+    if (!(E >= 0) || !(plainIntField(text, '"T":', streamEnd) >= 0)) return FULL;
     this.ms = E;
     if (stream.endsWith('@bookTicker')) return text.includes('"u":', streamEnd) ? BOOK_TICKER : FULL;
     this.recvNs = BigInt(text.slice(0, space));
     if (stream.endsWith('@trade')) return text.includes('"t":', streamEnd) && text.includes('"m":', streamEnd) ? TRADE : FULL;
     if (!DEPTH_STREAM.test(stream)) return FULL;
-    this.first = intField(text, '"U":', streamEnd);
-    this.final = intField(text, '"u":', streamEnd);
-    this.prev = intField(text, '"pu":', streamEnd);
+    this.first = plainIntField(text, '"U":', streamEnd);
+    this.final = plainIntField(text, '"u":', streamEnd);
+    this.prev = plainIntField(text, '"pu":', streamEnd);
     const b = text.indexOf('"b":[', streamEnd);
     const a = text.indexOf('"a":[', streamEnd);
     if (!(this.first >= 0 && this.final >= 0 && this.prev >= 0) || b < 0 || a < 0) return FULL;
@@ -172,16 +173,3 @@ class LightLine {
 
 const CLOSE_BRACKET = 93;
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-
-/** The plain non-negative safe integer after `key` (followed by `,` or `}`), else NaN. */
-function intField(text: string, key: string, from: number): number {
-  const at = text.indexOf(key, from);
-  if (at < 0) return NaN;
-  let i = at + key.length;
-  const start = i;
-  let n = 0;
-  for (let c = text.charCodeAt(i); isDigit(c); c = text.charCodeAt(++i)) n = n * 10 + (c - 48);
-  const end = text.charCodeAt(i);
-  if (i === start || i - start > 16 || (end !== 44 && end !== 125) || !Number.isSafeInteger(n)) return NaN;
-  return n;
-}
