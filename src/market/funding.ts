@@ -63,10 +63,11 @@ function checkSchedule(schedule: FundingSchedule): FundingSchedule {
 const NANOS_PER_SECOND = 1_000_000_000n;
 
 /** Exact instant as bigint nanoseconds; validates `sec` (safe integer) and `nanos` (0 … 999 999 999). */
+/** `what`: the method, named in the error (`TimeWeightedPrice.what`; the text is made only then). */
 function toNs(what: string, sec: number, nanos: number): bigint {
-  if (!Number.isSafeInteger(sec)) throw new RangeError(`${what}: sec ${sec} is not a safe integer`);
+  if (!Number.isSafeInteger(sec)) throw new RangeError(`TimeWeightedPrice.${what}: sec ${sec} is not a safe integer`);
   if (!Number.isInteger(nanos) || nanos < 0 || nanos >= 1e9) {
-    throw new RangeError(`${what}: nanos ${nanos} must be an integer in [0, 1e9)`);
+    throw new RangeError(`TimeWeightedPrice.${what}: nanos ${nanos} must be an integer in [0, 1e9)`);
   }
   return BigInt(sec) * NANOS_PER_SECOND + BigInt(nanos);
 }
@@ -87,9 +88,16 @@ export interface TimeWeightedAverage {
  * `reset` and `update`; `average` only reads and may be called at any instant not before the
  * latest `reset`/`update`.
  */
+/** Numbers and references `TimeWeightedPrice.saveTo` writes. */
+export const TWAP_SAVED_NUMBERS = 3;
+export const TWAP_SAVED_REFS = 3;
+
 export class TimeWeightedPrice {
   private startNs: bigint | undefined;
   private lastNs = 0n;
+  /** `lastNs` as (sec, nanos) numbers: an update at the same instant needs no bigint. */
+  private lastSec = 0;
+  private lastNanos = 0;
   private priceTicks = 0;
   /** Σ price × ns over `[startNs, lastNs)`. */
   private weightedSum = 0n;
@@ -108,6 +116,8 @@ export class TimeWeightedPrice {
     checkPrice('reset', priceTicks);
     this.startNs = at;
     this.lastNs = at;
+    this.lastSec = atSec;
+    this.lastNanos = atNanos;
     this.priceTicks = priceTicks;
     this.weightedSum = 0n;
   }
@@ -119,11 +129,20 @@ export class TimeWeightedPrice {
    *   is before the latest reset/update.
    */
   update(atSec: number, atNanos: number, priceTicks: number): void {
+    if (atSec === this.lastSec && atNanos === this.lastNanos && this.startNs !== undefined) {
+      // Same instant as the last change (the mark moving several times in one command or
+      // instant): no time passed, so nothing is added to the sum; only the price changes.
+      checkPrice('update', priceTicks);
+      this.priceTicks = priceTicks;
+      return;
+    }
     const at = this.checkedInstant('update', atSec, atNanos);
     checkPrice('update', priceTicks);
     if (this.startNs === undefined) throw new Error('TimeWeightedPrice.update before reset');
     this.weightedSum += BigInt(this.priceTicks) * (at - this.lastNs);
     this.lastNs = at;
+    this.lastSec = atSec;
+    this.lastNanos = atNanos;
     this.priceTicks = priceTicks;
   }
 
@@ -153,8 +172,31 @@ export class TimeWeightedPrice {
     Object.assign(this, saved);
   }
 
+  /**
+   * `save` as `TWAP_SAVED_NUMBERS` numbers at `nums[at]` and `TWAP_SAVED_REFS` references
+   * through `out.ref` (the venue's undo journal: no object per save).
+   */
+  saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
+    nums[at] = this.lastSec;
+    nums[at + 1] = this.lastNanos;
+    nums[at + 2] = this.priceTicks;
+    out.ref(this.startNs);
+    out.ref(this.lastNs);
+    out.ref(this.weightedSum);
+  }
+
+  /** Puts back what `saveTo` wrote. */
+  restoreFrom(nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
+    this.lastSec = nums[at]!;
+    this.lastNanos = nums[at + 1]!;
+    this.priceTicks = nums[at + 2]!;
+    this.startNs = refs[refAt] as bigint | undefined;
+    this.lastNs = refs[refAt + 1] as bigint;
+    this.weightedSum = refs[refAt + 2] as bigint;
+  }
+
   private checkedInstant(what: string, sec: number, nanos: number): bigint {
-    const at = toNs(`TimeWeightedPrice.${what}`, sec, nanos);
+    const at = toNs(what, sec, nanos);
     if (this.startNs !== undefined && at < this.lastNs) {
       throw new RangeError(`TimeWeightedPrice.${what}: time went back`);
     }

@@ -82,7 +82,7 @@ export class CommandLog {
     const epoch = this.journal.epoch;
     if (market.undoMarks.averages === epoch) return;
     market.undoMarks.averages = epoch;
-    saveClosure(this.journal, saveAverages(market));
+    saveAverages(this.journal, market);
   }
 
   /** Saves `market`'s candles and stats once per command, before its first trade. */

@@ -3,6 +3,7 @@ import { BookEvents, EV_CANCELED, EV_RESTED, EV_TRADE } from '../book/book-event
 import type { Money } from '../core/money.ts';
 import { CANDLES_SAVED } from '../market/candles.ts';
 import { STATS_SAVED } from '../market/session-stats.ts';
+import { TWAP_SAVED_NUMBERS, TWAP_SAVED_REFS } from '../market/funding.ts';
 import type { Side } from '../core/types.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import { PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
@@ -15,7 +16,7 @@ import type { UndoJournal } from './undo-journal.ts';
  * hot changes (order records, accounts and positions, allocations, the book's levels) write
  * what they are about to touch as an entry of the command's `UndoJournal` (numbers and
  * pointers, no closure, saved once per command); `undoEntry` puts an entry back. Rare changes
- * (funding averages, once per command) still register a closure (`U_CLOSURE`).
+ * (a caller's own `onUndo`) still register a closure (`U_CLOSURE`).
  * Saving is O(1) (the book's levels are rebuilt only on failure).
  */
 
@@ -32,6 +33,7 @@ const U_TRADES = 8;
 const U_RECORD_BIG = 9;
 const U_UNLINK = 10;
 const U_APPEND = 11;
+const U_AVERAGES = 12;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {
@@ -147,6 +149,8 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return undoPlace(nums, at, refs, r);
     case U_TRADES:
       return undoTrades(nums, at, refs, r);
+    case U_AVERAGES:
+      return undoAverages(nums, at, refs, r);
     case U_MARKET:
       return (refs[r] as Market).restoreFrom(nums, at, refs, r + 1);
     default:
@@ -185,14 +189,18 @@ export function saveMarket(j: UndoJournal, market: Market): void {
   market.saveTo(j, U_MARKET);
 }
 
-/** Saves a market's funding averages (before their first change in a command). */
-export function saveAverages(market: Market): () => void {
-  const markTwap = market.markTwap.save();
-  const indexTwap = market.indexTwap.save();
-  return () => {
-    market.markTwap.restore(markTwap);
-    market.indexTwap.restore(indexTwap);
-  };
+/** Saves a market's funding averages as numbers and references (before their first change in a command). */
+export function saveAverages(j: UndoJournal, market: Market): void {
+  const at = j.entry(U_AVERAGES, 2 * TWAP_SAVED_NUMBERS);
+  j.ref(market);
+  market.markTwap.saveTo(j.nums, at, j);
+  market.indexTwap.saveTo(j.nums, at + TWAP_SAVED_NUMBERS, j);
+}
+
+function undoAverages(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const market = refs[r] as Market;
+  market.markTwap.restoreFrom(nums, at, refs, r + 1);
+  market.indexTwap.restoreFrom(nums, at + TWAP_SAVED_NUMBERS, refs, r + 1 + TWAP_SAVED_REFS);
 }
 
 /** Saves a market's candles and session stats as numbers (before its first trade in a command). */

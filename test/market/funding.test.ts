@@ -161,6 +161,39 @@ describe('TimeWeightedPrice', () => {
   });
 });
 
+describe('TimeWeightedPrice.saveTo / restoreFrom', () => {
+  it('puts the window back as it was: later updates, same-instant ones included, leave no trace', () => {
+    for (const seed of ['twap-undo-1', 'twap-undo-2', 'twap-undo-3']) {
+      const rng = new RandomStream(seed);
+      const twap = new TimeWeightedPrice();
+      const twin = new TimeWeightedPrice();
+      let sec = JAN1;
+      twap.reset(sec, 0, 50_000);
+      twin.reset(sec, 0, 50_000);
+      for (let round = 0; round < 40; round++) {
+        const nums = new Float64Array(3);
+        const refs: unknown[] = [];
+        twap.saveTo(nums, 0, { ref: (v) => refs.push(v) });
+        // Updates the twin never sees (some at the saved instant itself), then the undo.
+        let s = sec;
+        for (let k = rng.int(1, 5); k > 0; k--) {
+          s += rng.pick([0, 0, 1]);
+          twap.update(s, 0, rng.int(1, 100_000));
+        }
+        twap.restoreFrom(nums, 0, refs, 0);
+        expect(twap.currentPriceTicks).toBe(twin.currentPriceTicks);
+        expect(twap.average(s + 1, 0)).toEqual(twin.average(s + 1, 0));
+        // Then both move on together (at the same instant or later).
+        sec += rng.pick([0, 1, 7]);
+        const price = rng.int(1, 100_000);
+        twap.update(sec, 0, price);
+        twin.update(sec, 0, price);
+        expect(twap.average(sec + 3, 0)).toEqual(twin.average(sec + 3, 0));
+      }
+    }
+  });
+});
+
 describe('computeFunding', () => {
   it('computes amount and rate exactly when the rate is within the cap', () => {
     // benchmark 1000, settlement 1010.1 → amount 10.1 ticks, rate 1.01 %.
