@@ -1,7 +1,7 @@
 import { STATS_SAVED, snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats.ts';
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
-import { OrderEvent, OrderEventRows } from './order-events.ts';
+import { OrderEvent, OrderEventRows, type OrderFeedType } from './order-events.ts';
 import { saveAverages, saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
 import { UndoJournal } from './undo-journal.ts';
 import type { VenueState } from './venue-state.ts';
@@ -93,10 +93,23 @@ export class CommandLog {
     saveTrades(this.journal, market);
   }
 
-  /** An order event of the command, kept as a row with the order's fill and state as of now. */
-  event(e: OrderEvent): void {
+  /**
+   * An order event of the command, written as a row (see `OrderEventRows.add`; the caller sets
+   * what its type carries through `rows`), in the outbox in the order it happened.
+   */
+  feedRow(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
     this.push(FEED, undefined, this.events.length, undefined);
-    e.saveTo(this.events);
+    return this.events.add(t, userId, slot, eid, ts, tn, filled, state);
+  }
+
+  /** The rows of `feedRow`. */
+  get rows(): OrderEventRows {
+    return this.events;
+  }
+
+  /** Tells the listeners now what is waiting (outside a command: nothing to commit first). */
+  deliverNow(listeners: CommandListeners): void {
+    if (this.outboxLength > 0) this.deliver(listeners);
   }
 
   /** Frees the order slot when the command is over (its record must survive a rollback). */

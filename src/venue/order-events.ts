@@ -13,7 +13,7 @@ export type OrderFeedType = OrderFeed['t'];
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
  * Valid only during the listener call: the next feed refills it (the command log keeps a
- * command's events as rows, `saveTo`, and replays them through one such cursor, `load`).
+ * command's events as rows, `OrderEventRows`, and replays them through one such cursor, `load`).
  */
 export class OrderEvent {
   t: OrderFeedType = 'n';
@@ -41,20 +41,6 @@ export class OrderEvent {
 
   constructor(private readonly s: VenueState) {}
 
-  /** Starts the next event (the caller then sets what its type carries). */
-  reset(t: OrderFeedType, userId: number, slot: number, eid: number): this {
-    this.t = t;
-    this.userId = userId;
-    this.slot = slot;
-    this.eid = eid;
-    this.ts = this.s.clock.nowSec;
-    this.tn = this.s.clock.nowNanos;
-    this.built = undefined;
-    this.filledThen = -1;
-    this.stateThen = -1;
-    return this;
-  }
-
   /**
    * Makes this event row `i` of `rows` (an event kept by the command log until its command
    * applied), showing the order's fill and state as they were when it happened.
@@ -63,9 +49,6 @@ export class OrderEvent {
     const n = rows.nums;
     const o = i * ROW;
     this.t = rows.types[i]!;
-    this.reason = rows.reasons[i];
-    this.text = rows.texts[i];
-    this.oid = rows.oids[i]!;
     this.userId = n[o]!;
     this.slot = n[o + 1]!;
     this.eid = n[o + 2]!;
@@ -77,31 +60,17 @@ export class OrderEvent {
     this.aggressor = n[o + 8] === 1;
     this.filledThen = n[o + 9]!;
     this.stateThen = n[o + 10]!;
+    if (n[o + 11] === 1) {
+      this.reason = rows.reasons[i];
+      this.text = rows.texts[i];
+      this.oid = rows.oids[i]!;
+    } else {
+      this.reason = undefined;
+      this.text = undefined;
+      this.oid = '';
+    }
     this.built = undefined;
     return this;
-  }
-
-  /** Appends this event to `rows`, with the order's fill and state as they are now. */
-  saveTo(rows: OrderEventRows): void {
-    const i = rows.add();
-    const n = rows.nums;
-    const o = i * ROW;
-    rows.types[i] = this.t;
-    rows.reasons[i] = this.reason;
-    rows.texts[i] = this.text;
-    rows.oids[i] = this.oid;
-    n[o] = this.userId;
-    n[o + 1] = this.slot;
-    n[o + 2] = this.eid;
-    n[o + 3] = this.ts;
-    n[o + 4] = this.tn;
-    n[o + 5] = this.tid;
-    n[o + 6] = this.fillLots;
-    n[o + 7] = this.fillPriceTicks;
-    n[o + 8] = this.aggressor ? 1 : 0;
-    const slot = this.slot;
-    n[o + 9] = slot >= 0 ? this.s.orders.field(slot, F_FILLED) : -1;
-    n[o + 10] = slot >= 0 ? this.s.orders.state(slot) : -1;
   }
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */
@@ -166,13 +135,14 @@ export class OrderEvent {
   }
 }
 
-/** Numbers per row of `OrderEventRows`. */
-const ROW = 11;
+/** Numbers per row of `OrderEventRows` (see `add`). */
+const ROW = 12;
 
 /**
  * Order events waiting for their command to apply, as rows of numbers and texts (reused from
- * command to command: a kept event allocates nothing, where a frozen object per event did).
- * `OrderEvent.saveTo` writes a row, `OrderEvent.load` reads one back into a cursor.
+ * command to command: a kept event allocates nothing). The order flow writes a row straight
+ * from what it knows (`add`, then `setReason` / `setOid` / `setFill` for what its type
+ * carries); `OrderEvent.load` reads one back into the cursor listeners get.
  */
 export class OrderEventRows {
   nums = new Float64Array(64 * ROW);
@@ -182,18 +152,70 @@ export class OrderEventRows {
   readonly oids: string[] = [];
   length = 0;
 
-  /** A new row's index (its fields are then written by `OrderEvent.saveTo`). */
-  add(): number {
+  /**
+   * A new row: the event of type `t` for `userId` about the order in `slot` (-1 for `e`), at
+   * (ts, tn), with the order's filled lots and state as they are now (`filled`, `state`; -1
+   * without an order). No reason, text, order id or fill until set.
+   */
+  add(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
     const i = this.length++;
     if ((i + 1) * ROW > this.nums.length) {
       const next = new Float64Array(this.nums.length * 2);
       next.set(this.nums);
       this.nums = next;
     }
+    const n = this.nums;
+    const o = i * ROW;
+    this.types[i] = t;
+    n[o] = userId;
+    n[o + 1] = slot;
+    n[o + 2] = eid;
+    n[o + 3] = ts;
+    n[o + 4] = tn;
+    n[o + 5] = 0;
+    n[o + 6] = 0;
+    n[o + 7] = 0;
+    n[o + 8] = 0;
+    n[o + 9] = filled;
+    n[o + 10] = state;
+    n[o + 11] = 0;
     return i;
+  }
+
+  /** `r` / `xr` and `txt` of row `i` (j, c, e). */
+  setReason(i: number, reason: NonNullable<OrderEvent['reason']>, text: string): void {
+    this.extras(i);
+    this.reasons[i] = reason;
+    this.texts[i] = text;
+  }
+
+  /** The order id an `e` row names. */
+  setOid(i: number, oid: string): void {
+    this.extras(i);
+    this.oids[i] = oid;
+  }
+
+  /** The fill of a p / f row. */
+  setFill(i: number, tid: number, lots: number, priceTicks: number, aggressor: boolean): void {
+    const n = this.nums;
+    const o = i * ROW;
+    n[o + 5] = tid;
+    n[o + 6] = lots;
+    n[o + 7] = priceTicks;
+    n[o + 8] = aggressor ? 1 : 0;
   }
 
   clear(): void {
     this.length = 0;
+  }
+
+  /** Row `i` carries texts: cleared here once, read by `load` only then. */
+  private extras(i: number): void {
+    const flag = i * ROW + 11;
+    if (this.nums[flag] === 1) return;
+    this.nums[flag] = 1;
+    this.reasons[i] = undefined;
+    this.texts[i] = undefined;
+    this.oids[i] = '';
   }
 }

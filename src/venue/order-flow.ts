@@ -4,7 +4,6 @@ import type { CancelReason, Side } from '../core/types.ts';
 import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
-import type { OrderFeedType } from './order-events.ts';
 import {
   B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_NEXT, F_PREV, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
@@ -43,11 +42,10 @@ export class OrderFlow {
     const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock.nowSec, account, market, ticket);
     if (rejection !== undefined) {
       this.s.orders.setState(slot, ST_REJECTED);
-      const e = this.event('j', account.id, slot, this.s.executionIds.advance());
-      if (e !== undefined) {
-        e.reason = rejection[0];
-        e.text = rejection[1];
-        this.s.emit(e);
+      const r = this.s.orderRow('j', account.id, slot, this.s.executionIds.advance());
+      if (r >= 0) {
+        this.s.rows.setReason(r, rejection[0], rejection[1]);
+        this.s.told();
       }
       return slot;
     }
@@ -63,24 +61,26 @@ export class OrderFlow {
 
   /** Cancels one open order of `account` by wire id; the outcome is a `c` or `e` feed. */
   cancel(account: Account, orderId: string, reason: CancelReason = 'USER_REQUESTED'): boolean {
-    return this.cancelSlot(account, this.findOpen(orderId), orderId, reason);
+    return this.cancelSlot(account, this.findOpen(orderId), orderId, NaN, reason);
   }
 
   /** `cancel` by engine id (in-process callers); a rejected cancel names the engine id. */
   cancelSeq(account: Account, seq: number): boolean {
     const slot = this.s.orders.slotOf(seq);
-    return this.cancelSlot(account, slot, slot === NO_SLOT ? String(seq) : undefined, 'USER_REQUESTED');
+    return this.cancelSlot(account, slot, undefined, slot === NO_SLOT ? seq : NaN, 'USER_REQUESTED');
   }
 
-  /** `orderId`: the id the request named (undefined: the slot's own wire id). */
-  private cancelSlot(account: Account, slot: number, orderId: string | undefined, reason: CancelReason): boolean {
+  /**
+   * `orderId`: the id the request named (undefined: the slot's own wire id, or when `seq` is a
+   * number, its decimal text, made only if a listener reads it).
+   */
+  private cancelSlot(account: Account, slot: number, orderId: string | undefined, seq: number, reason: CancelReason): boolean {
     if (slot === NO_SLOT || this.s.orders.field(slot, F_USER) !== account.id) {
-      const e = this.event('e', account.id, NO_SLOT, 0);
-      if (e !== undefined) {
-        e.oid = orderId ?? this.s.orderId(slot);
-        e.reason = 'UNKNOWN_ORDER';
-        e.text = 'no open order with this id';
-        this.s.emit(e);
+      const r = this.s.orderRow('e', account.id, NO_SLOT, 0);
+      if (r >= 0) {
+        this.s.rows.setOid(r, orderId ?? (Number.isNaN(seq) ? this.s.orderId(slot) : String(seq)));
+        this.s.rows.setReason(r, 'UNKNOWN_ORDER', 'no open order with this id');
+        this.s.told();
       }
       return false;
     }
@@ -111,8 +111,7 @@ export class OrderFlow {
   doneForDay(slot: number): void {
     this.takeOffBook(slot, this.s.marketOf(slot)!);
     this.closeOrder(slot, ST_DONE_FOR_DAY);
-    const e = this.event('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
-    if (e !== undefined) this.s.emit(e);
+    if (this.s.orderRow('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance()) >= 0) this.s.told();
     this.s.free(slot);
   }
 
@@ -140,8 +139,7 @@ export class OrderFlow {
     const log = this.s.log;
     saveRecord(log.journal, store, slot);
     store.setState(slot, ST_NEW);
-    const e = this.event('n', account.id, slot, this.s.executionIds.advance());
-    if (e !== undefined) this.s.emit(e);
+    if (this.s.orderRow('n', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
     faultPoint('place.accepted');
     log.touchMarket(market);
     const events = this.clearedEvents();
@@ -172,8 +170,7 @@ export class OrderFlow {
         }
         case EV_EXPIRED: {
           store.setState(slot, ST_EXPIRED);
-          const x = this.event('x', account.id, slot, this.s.executionIds.advance());
-          if (x !== undefined) this.s.emit(x);
+          if (this.s.orderRow('x', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
           break;
         }
         case EV_RESTED: {
@@ -249,13 +246,10 @@ export class OrderFlow {
       store.setState(slot, ST_PARTIAL);
     }
     faultPoint('fill.order');
-    const e = this.event(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
-    if (e !== undefined) {
-      e.tid = tid;
-      e.fillLots = lots;
-      e.fillPriceTicks = priceTicks;
-      e.aggressor = aggressor;
-      s.emit(e);
+    const r = s.orderRow(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
+    if (r >= 0) {
+      s.rows.setFill(r, tid, lots, priceTicks, aggressor);
+      s.told();
     }
   }
 
@@ -284,16 +278,10 @@ export class OrderFlow {
   }
 
   private emitCancel(slot: number, reason: CancelReason, text: string): void {
-    const e = this.event('c', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
-    if (e === undefined) return;
-    e.reason = reason;
-    e.text = text;
-    this.s.emit(e);
-  }
-
-  /** The order event to fill in, or undefined when no listener takes order events. */
-  private event(t: OrderFeedType, userId: number, slot: number, eid: number) {
-    return this.s.wantsOrderEvents ? this.s.event.reset(t, userId, slot, eid) : undefined;
+    const r = this.s.orderRow('c', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance());
+    if (r < 0) return;
+    this.s.rows.setReason(r, reason, text);
+    this.s.told();
   }
 
   afterBookChange(market: Market): void {

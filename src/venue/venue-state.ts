@@ -5,7 +5,7 @@ import type { Account } from './account.ts';
 import { CommandLog } from './command-log.ts';
 import type { VenueListener, VenueTrade } from './feeds.ts';
 import type { Market } from './market.ts';
-import { OrderEvent } from './order-events.ts';
+import type { OrderEventRows, OrderFeedType } from './order-events.ts';
 import { B_IM_BIG, B_OFF_GRID, F_FILLED, F_MARKET, F_NANOS, F_PRICE, F_QTY, F_SEC, F_SEQ, OrderStore, ST_NEW, ST_PARTIAL } from './order-store.ts';
 import { OrderView } from './order-view.ts';
 
@@ -36,8 +36,6 @@ export class VenueState {
   busy = false;
   /** Makes each command all-or-nothing: its undo log, and what it tells listeners once it applied. */
   readonly log: CommandLog = new CommandLog(this);
-  /** The one order event, refilled for every feed (see order-events.ts). */
-  readonly event: OrderEvent = new OrderEvent(this);
   // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
   private orderListeners: VenueListener[] = [];
   private tradeListeners: VenueListener[] = [];
@@ -87,16 +85,27 @@ export class VenueState {
     return this.tradeListeners.length > 0;
   }
 
-  /** Hands the filled-in `event` to its listeners, in subscription order. */
-  emit(e: OrderEvent): void {
-    if (this.busy) {
-      this.log.event(e);
-      return;
-    }
-    for (const l of this.orderListeners) {
-      if (l.orderEvent !== undefined) l.orderEvent(e);
-      if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
-    }
+  /**
+   * A new order event of type `t` about the order in `slot` (-1 for `e`), written as a row of the
+   * command log (`rows`: the caller sets what its type carries, then calls `told`), or -1 when
+   * no listener takes order events. The row keeps the order's fill and state as of now.
+   */
+  orderRow(t: OrderFeedType, userId: number, slot: number, eid: number): number {
+    if (this.orderListeners.length === 0) return -1;
+    const o = this.orders;
+    const filled = slot >= 0 ? o.field(slot, F_FILLED) : -1;
+    const state = slot >= 0 ? o.state(slot) : -1;
+    return this.log.feedRow(t, userId, slot, eid, this.clock.nowSec, this.clock.nowNanos, filled, state);
+  }
+
+  /** The rows `orderRow` writes. */
+  get rows(): OrderEventRows {
+    return this.log.rows;
+  }
+
+  /** After an order event row is complete: inside a command it waits for the commit, outside one the listeners hear it now. */
+  told(): void {
+    if (!this.busy) this.log.deliverNow(this.hooked);
   }
 
   emitTrade(trade: VenueTrade, market: Market): void {
