@@ -267,15 +267,13 @@ export class BookCore {
       (isAsk ? this.asks : this.bids).remove(isAsk ? -priceTicks : priceTicks);
       this.freeLevel(level);
     } else if (levels.queued[level]! > 2 * live + 16) {
-      levels.compact(level, data, this.releaseOrder);
+      levels.compact(level, this.orders);
     }
   }
 
-  private readonly releaseOrder = (o: number): void => this.orders.release(o);
-
   /** Frees a level with no live orders left, with the canceled records still in its ring. */
   private freeLevel(level: number): void {
-    this.levels.compact(level, this.orders.data, this.releaseOrder);
+    this.levels.compact(level, this.orders);
     this.levels.release(level);
   }
 }

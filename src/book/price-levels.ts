@@ -13,7 +13,7 @@
  * `price` and `total` are number arrays, not Float64Arrays, because they flow into events and
  * views (see `OrderSlots` for why that matters).
  */
-import { growI32, growNumbers, smi, zeros } from './order-slots.ts';
+import { growI32, growNumbers, smi, zeros, type OrderSlots } from './order-slots.ts';
 
 /**
  * Literals for the hot methods (a module-level constant costs a load and a check at every use
@@ -83,10 +83,12 @@ export class LevelSlots {
   }
 
   /**
-   * Rewrites the level's queue without its canceled entries (quantity 0 in `data`), calling
-   * `free` for each of them, in queue order.
+   * Rewrites the level's queue without its canceled entries (quantity 0 in their records),
+   * returning each of their records to `orders`, in queue order. A method of `orders` rather
+   * than a callback: V8 inlines a call on a known class, not one through a closure.
    */
-  compact(level: number, data: Int32Array, free: (o: number) => void): void {
+  compact(level: number, orders: OrderSlots): void {
+    const data = orders.data;
     const ring = this.ring[level]!;
     const mask = ring.length - 1;
     const start = this.head[level]!;
@@ -96,7 +98,7 @@ export class LevelSlots {
     // place suffices.
     for (let k = 0; k < n; k++) {
       const o = ring[(start + k) & mask]!;
-      if (data[o + K.Qty] === 0) free(o);
+      if (data[o + K.Qty] === 0) orders.release(o);
       else ring[(start + kept++) & mask] = o;
     }
     this.queued[level] = kept;
@@ -107,7 +109,11 @@ export class LevelSlots {
     const ring = new Int32Array(capacity);
     const start = this.head[level]!;
     const n = this.queued[level]!;
-    for (let k = 0; k < n; k++) ring[k] = old[(start + k) & (old.length - 1)]!;
+    // At most two runs (the ring wraps once), each one memory copy rather than a loop of masked
+    // element copies (which was ~5% of `book.mix`'s instructions, queues growing from empty).
+    const first = Math.min(n, old.length - start);
+    ring.set(old.subarray(start, start + first), 0);
+    if (first < n) ring.set(old.subarray(0, n - first), first);
     this.ring[level] = ring;
     this.head[level] = 0;
     return ring;
