@@ -23,6 +23,19 @@ export const enum Mark {
   Wide = -2147483648,
   Int32Max = 2147483647,
 }
+/** A level's int32 fields in `LevelSlots.rec` (`Lv` of `price-levels.ts`). */
+export const enum LevelRec {
+  Head = 0,
+  Queued = 1,
+  Count = 2,
+  Side = 3,
+  Stride = 4,
+}
+/** Side codes, in level records and events (`sideCode` of `book-events.ts`). */
+export const enum SideCode {
+  Buy = 0,
+  Sell = 1,
+}
 /** Codes of `BookCancelReason`s in a canceled record (`CANCEL_*` of `book-events.ts`). */
 export const enum CancelCode {
   Requested = 0,
@@ -55,19 +68,24 @@ export class BookCore {
     this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
   }
 
-  /** `OrderBook.place`, with the outcomes appended to `out` as records. */
+  /**
+   * `OrderBook.place`, with the outcomes appended to `out` as records. Resting is written in
+   * here rather than called: a call passes its arguments tagged and re-checks every object it
+   * reaches, and this function's inlining budget would not take it.
+   */
   placeInto(cmd: PlaceCommand, out: BookEvents): void {
-    const { side, priceTicks, qtyLots } = cmd;
+    const { priceTicks, qtyLots } = cmd;
     if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) {
       throw new RangeError(`order ${cmd.orderId}: price ${priceTicks} and quantity ${qtyLots} must be integers, quantity > 0`);
     }
     const orderId = smi(cmd.orderId);
-    if (!this.ids.absent(orderId)) throw new RangeError(`order ${orderId} is already on the book`);
-    const isBuy = side === 'B';
+    const ids = this.ids;
+    if (!ids.absent(orderId)) throw new RangeError(`order ${orderId} is already on the book`);
+    const sideCode = cmd.side === 'B' ? SideCode.Buy : SideCode.Sell;
     // A level crosses when its key (price for bids, -price for asks) reaches this.
-    const crossKey = isBuy ? -priceTicks : priceTicks;
+    const crossKey = sideCode === SideCode.Buy ? -priceTicks : priceTicks;
     // Most orders do not cross: the touch alone says so, without a call.
-    const opposite = isBuy ? this.asks : this.bids;
+    const opposite = sideCode === SideCode.Buy ? this.asks : this.bids;
     const n = opposite.length;
     const crosses = n > 0 && opposite.keys[n - 1]! >= crossKey;
     if (cmd.postOnly && crosses) {
@@ -75,14 +93,43 @@ export class BookCore {
       return;
     }
     const ownerId = smi(cmd.ownerId);
-    const remaining = crosses ? this.match(orderId, ownerId, isBuy, smi(priceTicks), smi(qtyLots), out) : smi(qtyLots);
+    const remaining = crosses ? this.match(orderId, ownerId, sideCode, crossKey, smi(qtyLots), out) : smi(qtyLots);
     if (remaining === 0) return;
     if (cmd.tif === 'IOC') {
       out.expired(orderId, remaining);
-    } else {
-      this.rest(orderId, ownerId, isBuy, priceTicks, remaining);
-      out.rested(orderId, isBuy ? 0 : 1, smi(priceTicks), remaining);
+      return;
     }
+    // Rest: the level (found through the side's cache, or new), a record, the queue, the index.
+    const own = sideCode === SideCode.Buy ? this.bids : this.asks;
+    const levels = this.levels;
+    let level = own.levelOf(-crossKey);
+    if (level === Mark.None) {
+      level = levels.allocate(priceTicks, sideCode);
+      own.insert(-crossKey, level);
+    }
+    const orders = this.orders;
+    const o = orders.allocate();
+    const data = orders.data;
+    data[o + Rec.Level] = level;
+    // Values beyond int32 go beside the record, exactly (see `OrderSlots`); the common case
+    // costs a comparison, not a call.
+    if (remaining <= Mark.Int32Max) data[o + Rec.Qty] = remaining;
+    else orders.setField(o, Rec.Qty, remaining);
+    if (fitsInt32(orderId)) data[o + Rec.Id] = orderId;
+    else orders.setField(o, Rec.Id, orderId);
+    if (fitsInt32(ownerId)) data[o + Rec.Owner] = ownerId;
+    else orders.setField(o, Rec.Owner, ownerId);
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    const queued = rec[b + LevelRec.Queued]!;
+    let ring = levels.ring[level]!;
+    if (queued === ring.length) ring = levels.regrow(level, queued * 2);
+    ring[(rec[b + LevelRec.Head]! + queued) & (ring.length - 1)] = o;
+    rec[b + LevelRec.Queued] = queued + 1;
+    rec[b + LevelRec.Count]!++;
+    levels.total[level] = smi(levels.total[level]! + remaining);
+    ids.add(orderId, o);
+    out.rested(orderId, sideCode, smi(priceTicks), remaining);
   }
 
   /** `OrderBook.cancel`, with the outcome appended to `out` as a record. */
@@ -139,7 +186,8 @@ export class BookCore {
     // Last among the live: canceled entries (quantity 0) may follow it in the ring.
     const ring = levels.ring[level]!;
     const mask = ring.length - 1;
-    let at = levels.head[level]! + levels.queued[level]! - 1;
+    const b = level * LevelRec.Stride;
+    let at = levels.rec[b + LevelRec.Head]! + levels.rec[b + LevelRec.Queued]! - 1;
     while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
     if (ring[at & mask] !== o) return false;
     const id = smi(newId);
@@ -153,14 +201,13 @@ export class BookCore {
   }
 
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
-  private match(takerId: number, takerOwnerId: number, isBuy: boolean, limitTicks: number, qtyLots: number, out: BookEvents): number {
-    const side = isBuy ? this.asks : this.bids;
-    const crossKey = isBuy ? -limitTicks : limitTicks;
+  private match(takerId: number, takerOwnerId: number, sideCode: number, crossKey: number, qtyLots: number, out: BookEvents): number {
+    const side = sideCode === SideCode.Buy ? this.asks : this.bids;
     let remaining = qtyLots;
     while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
       const level = side.levels[side.length - 1]!;
-      remaining = this.matchLevel(level, takerId, takerOwnerId, isBuy ? 0 : 1, remaining, out);
-      if (this.levels.count[level] === 0) {
+      remaining = this.matchLevel(level, takerId, takerOwnerId, sideCode, remaining, out);
+      if (this.levels.rec[level * LevelRec.Stride + LevelRec.Count] === 0) {
         side.pop();
         this.freeLevel(level);
       }
@@ -176,9 +223,11 @@ export class BookCore {
     const priceTicks = levels.price[level]!;
     const ring = levels.ring[level]!;
     const mask = ring.length - 1;
-    let head = levels.head[level]!;
-    let queued = levels.queued[level]!;
-    let live = levels.count[level]!;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    let head = rec[b + LevelRec.Head]!;
+    let queued = rec[b + LevelRec.Queued]!;
+    let live = rec[b + LevelRec.Count]!;
     let totalLots = levels.total[level]!;
     let remaining = qtyLots;
     // While the level has live orders one of them is in the ring; canceled entries before it
@@ -216,38 +265,11 @@ export class BookCore {
       queued--;
       orders.release(maker);
     }
-    levels.head[level] = head;
-    levels.queued[level] = queued;
-    levels.count[level] = live;
+    rec[b + LevelRec.Head] = head;
+    rec[b + LevelRec.Queued] = queued;
+    rec[b + LevelRec.Count] = live;
     levels.total[level] = totalLots;
     return remaining;
-  }
-
-  private rest(orderId: number, ownerId: number, isBuy: boolean, priceTicks: number, qtyLots: number): void {
-    const side = isBuy ? this.bids : this.asks;
-    const key = isBuy ? priceTicks : -priceTicks;
-    const levels = this.levels;
-    let level = side.levelOf(key);
-    if (level === Mark.None) {
-      level = levels.allocate(priceTicks, !isBuy);
-      side.insert(key, level);
-    }
-    const orders = this.orders;
-    const o = orders.allocate();
-    const data = orders.data;
-    data[o + Rec.Level] = level;
-    // Values beyond int32 go beside the record, exactly (see `OrderSlots`); the common case
-    // costs a comparison, not a call (this function is too large for the call to be inlined).
-    if (qtyLots <= Mark.Int32Max) data[o + Rec.Qty] = qtyLots;
-    else orders.setField(o, Rec.Qty, qtyLots);
-    if (fitsInt32(orderId)) data[o + Rec.Id] = orderId;
-    else orders.setField(o, Rec.Id, orderId);
-    if (fitsInt32(ownerId)) data[o + Rec.Owner] = ownerId;
-    else orders.setField(o, Rec.Owner, ownerId);
-    levels.enqueue(level, o);
-    levels.count[level]!++;
-    levels.total[level] = smi(levels.total[level]! + qtyLots);
-    this.ids.add(orderId, o);
   }
 
   /**
@@ -260,13 +282,15 @@ export class BookCore {
     const levels = this.levels;
     data[o + Rec.Qty] = 0;
     levels.total[level]! -= qtyLots;
-    const live = --levels.count[level]!;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    const live = --rec[b + LevelRec.Count]!;
     if (live === 0) {
-      const isAsk = levels.isAsk[level] === 1;
       const priceTicks = levels.price[level]!;
-      (isAsk ? this.asks : this.bids).remove(isAsk ? -priceTicks : priceTicks);
+      if (rec[b + LevelRec.Side] === SideCode.Buy) this.bids.remove(priceTicks);
+      else this.asks.remove(-priceTicks);
       this.freeLevel(level);
-    } else if (levels.queued[level]! > 2 * live + 16) {
+    } else if (rec[b + LevelRec.Queued]! > 2 * live + 16) {
       levels.compact(level, this.orders);
     }
   }

@@ -5,7 +5,7 @@
 import type { Fnv1a64 } from '../core/hash.ts';
 import type { L3LevelView, LevelView } from './events.ts';
 import { O_ID, O_OWNER, O_QTY, type OrderSlots } from './order-slots.ts';
-import type { LevelSlots } from './price-levels.ts';
+import { Lv, type LevelSlots } from './price-levels.ts';
 import type { SideLevels } from './side-levels.ts';
 
 /** Best level of a side, or undefined when the side is empty. */
@@ -91,8 +91,8 @@ export function sideLots(levels: LevelSlots, side: SideLevels, sum: number): num
 function forEachLive(levels: LevelSlots, level: number, data: Int32Array, fn: (o: number) => void): void {
   const ring = levels.ring[level]!;
   const mask = ring.length - 1;
-  const start = levels.head[level]!;
-  const n = levels.queued[level]!;
+  const start = levels.rec[level * Lv.Stride + Lv.Head]!;
+  const n = levels.rec[level * Lv.Stride + Lv.Queued]!;
   for (let k = 0; k < n; k++) {
     const o = ring[(start + k) & mask]!;
     if (data[o + O_QTY] !== 0) fn(o);

@@ -28,58 +28,62 @@ export const enum K {
   InitialRing = 8,
 }
 
+/**
+ * A level's int32 fields, side by side at `rec[level * Lv.Stride + Lv.*]`: one array, so a
+ * command that reads or updates a level pays one base-pointer load and one bounds check, and
+ * touches one cache line, instead of one of each per field array.
+ */
+export const enum Lv {
+  /** Position of the oldest entry in the level's ring; the next free level while free. */
+  Head = 0,
+  /** Entries in the level's ring, live and canceled. */
+  Queued = 1,
+  /** Number of live orders at the level. */
+  Count = 2,
+  /** The level's side: 0 bid, 1 ask (the book's side codes). */
+  Side = 3,
+  Stride = 4,
+}
+
 /** Level records. Fields are public for the book's hot loops. */
 export class LevelSlots {
   /** Price, ticks. */
   readonly price = zeros(K.InitialLevels);
   /** Open lots of the live orders at the level. */
   readonly total = zeros(K.InitialLevels);
-  /** Number of live orders at the level. */
-  count = new Int32Array(K.InitialLevels);
-  /** 1 for an ask level, 0 for a bid level. */
-  isAsk = new Uint8Array(K.InitialLevels);
+  /** The int32 fields of each level (see `Lv`). Replaced (grown) by `allocate`. */
+  rec = new Int32Array(K.InitialLevels * Lv.Stride);
   /** Per level, a ring (power-of-two length) of order references, oldest first. */
   readonly ring: Int32Array[] = [];
-  /** Position of the oldest entry in the level's ring; the free list for free level slots. */
-  head = new Int32Array(K.InitialLevels);
-  /** Entries in the level's ring, live and canceled. */
-  queued = new Int32Array(K.InitialLevels);
 
   private highWater = 0;
   private freeHead = K.None;
 
-  /** An empty level at `priceTicks`; may grow the arrays. */
-  allocate(priceTicks: number, isAsk: boolean): number {
+  /** An empty level at `priceTicks` on side `sideCode` (0 bid, 1 ask); may replace `rec`. */
+  allocate(priceTicks: number, sideCode: number): number {
     let slot = this.freeHead;
     if (slot !== K.None) {
-      this.freeHead = this.head[slot]!;
+      this.freeHead = this.rec[slot * Lv.Stride + Lv.Head]!;
     } else {
-      if (this.highWater === this.count.length) this.grow();
+      if (this.highWater * Lv.Stride === this.rec.length) this.grow();
       slot = this.highWater++;
       this.ring.push(new Int32Array(K.InitialRing));
     }
     this.price[slot] = smi(priceTicks);
     this.total[slot] = 0;
-    this.count[slot] = 0;
-    this.isAsk[slot] = isAsk ? 1 : 0;
-    this.head[slot] = 0;
-    this.queued[slot] = 0;
+    const rec = this.rec;
+    const b = slot * Lv.Stride;
+    rec[b + Lv.Head] = 0;
+    rec[b + Lv.Queued] = 0;
+    rec[b + Lv.Count] = 0;
+    rec[b + Lv.Side] = sideCode;
     return slot;
   }
 
   /** Returns a level slot, whose ring the caller has emptied, to the free list. */
   release(slot: number): void {
-    this.head[slot] = this.freeHead;
+    this.rec[slot * Lv.Stride + Lv.Head] = this.freeHead;
     this.freeHead = slot;
-  }
-
-  /** Appends an order reference to the level's queue. */
-  enqueue(level: number, o: number): void {
-    let ring = this.ring[level]!;
-    const n = this.queued[level]!;
-    if (n === ring.length) ring = this.regrow(level, ring.length * 2);
-    ring[(this.head[level]! + n) & (ring.length - 1)] = o;
-    this.queued[level] = n + 1;
   }
 
   /**
@@ -91,8 +95,10 @@ export class LevelSlots {
     const data = orders.data;
     const ring = this.ring[level]!;
     const mask = ring.length - 1;
-    const start = this.head[level]!;
-    const n = this.queued[level]!;
+    const rec = this.rec;
+    const b = level * Lv.Stride;
+    const start = rec[b + Lv.Head]!;
+    const n = rec[b + Lv.Queued]!;
     let kept = 0;
     // Live entries move towards the head, never past an entry not yet read, so one pass in
     // place suffices.
@@ -101,33 +107,30 @@ export class LevelSlots {
       if (data[o + K.Qty] === 0) orders.release(o);
       else ring[(start + kept++) & mask] = o;
     }
-    this.queued[level] = kept;
+    rec[b + Lv.Queued] = kept;
   }
 
-  private regrow(level: number, capacity: number): Int32Array {
+  /** The level's ring with room for `capacity` entries, its queue from position 0. */
+  regrow(level: number, capacity: number): Int32Array {
     const old = this.ring[level]!;
     const ring = new Int32Array(capacity);
-    const start = this.head[level]!;
-    const n = this.queued[level]!;
+    const b = level * Lv.Stride;
+    const start = this.rec[b + Lv.Head]!;
+    const n = this.rec[b + Lv.Queued]!;
     // At most two runs (the ring wraps once), each one memory copy rather than a loop of masked
     // element copies (which was ~5% of `book.mix`'s instructions, queues growing from empty).
     const first = Math.min(n, old.length - start);
     ring.set(old.subarray(start, start + first), 0);
     if (first < n) ring.set(old.subarray(0, n - first), first);
     this.ring[level] = ring;
-    this.head[level] = 0;
+    this.rec[b + Lv.Head] = 0;
     return ring;
   }
 
   private grow(): void {
-    const capacity = this.count.length * 2;
+    const capacity = this.highWater * 2;
     growNumbers(this.price, capacity);
     growNumbers(this.total, capacity);
-    this.count = growI32(this.count, capacity);
-    this.head = growI32(this.head, capacity);
-    this.queued = growI32(this.queued, capacity);
-    const isAsk = new Uint8Array(capacity);
-    isAsk.set(this.isAsk);
-    this.isAsk = isAsk;
+    this.rec = growI32(this.rec, capacity * Lv.Stride);
   }
 }

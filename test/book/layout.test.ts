@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CancelCode, Mark, Rec } from '../../src/book/book-core.ts';
+import { CancelCode, LevelRec, Mark, Rec, SideCode } from '../../src/book/book-core.ts';
 import * as events from '../../src/book/book-events.ts';
 import { K as SlotsK, NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, ORDER_STRIDE, WIDE } from '../../src/book/order-slots.ts';
-import { K as LevelsK } from '../../src/book/price-levels.ts';
+import { K as LevelsK, Lv } from '../../src/book/price-levels.ts';
 import { K as SideK } from '../../src/book/side-levels.ts';
 
 /**
@@ -18,6 +18,11 @@ describe('the record layout the matching engine writes', () => {
     expect(Mark.Int32Max).toBe(2 ** 31 - 1);
     expect([SlotsK.Level, SlotsK.Stride, SlotsK.Wide]).toEqual([O_LEVEL, ORDER_STRIDE, WIDE]);
     expect([LevelsK.None, LevelsK.Qty, SideK.None]).toEqual([NONE, O_QTY, NONE]);
+  });
+
+  it('is the level record layout of LevelSlots, with the side codes BookEvents reads', () => {
+    expect([LevelRec.Head, LevelRec.Queued, LevelRec.Count, LevelRec.Side, LevelRec.Stride]).toEqual([Lv.Head, Lv.Queued, Lv.Count, Lv.Side, Lv.Stride]);
+    expect([SideCode.Buy, SideCode.Sell]).toEqual([events.sideCode('B'), events.sideCode('S')]);
   });
 
   it('writes the cancel reason codes BookEvents reads', () => {
