@@ -1,4 +1,4 @@
-import type { ExchangePort, SubscribeOptions } from '../strategy/exchange-port.ts';
+import type { ExchangePort, MarketDataHandlerOptions, SubscribeOptions } from '../strategy/exchange-port.ts';
 import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 
@@ -76,8 +76,8 @@ export class TrackedPort implements ExchangePort {
     return this.inner.onOrderFeed((feed) => this.call(handler, feed));
   }
 
-  onMarketData(handler: (message: MarketDataMessage) => void): () => void {
-    return this.inner.onMarketData((message) => this.call(handler, message));
+  onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
+    return this.inner.onMarketData((message) => this.call(handler, message), options);
   }
 
   setTimer(delayNs: number, fn: () => void): () => void {

@@ -4,14 +4,14 @@ import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
-import type { ExchangePort, OneWayRequests, SubscribeOptions } from '../strategy/exchange-port.ts';
+import type { ExchangePort, MarketDataHandlerOptions, OneWayRequests, SubscribeOptions } from '../strategy/exchange-port.ts';
 import { OneWayPort } from './one-way-port.ts';
 import { depthProblem, type BookUpdate, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import { newOrderProblem } from './new-order-check.ts';
 import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
-import { L2Capture } from './lazy-book-levels.ts';
+import { SentBooks } from './sent-books.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
 import { PortChannel } from './port-channel.ts';
@@ -49,12 +49,12 @@ export class InProcessPort implements ExchangePort, PortSink {
   private readonly clock: SimClock;
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
+  /** The handlers that take stats too (`onMarketData`'s `stats`): with none, none are sent. */
+  private readonly statsHandlers: ((message: MarketDataMessage) => void)[] = [];
   /** Level and depth (Infinity: every level) per subscribed market. */
   private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
-  /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
-  private readonly lastL1 = new Map<Market, [number, number, number, number]>();
-  /** Levels last sent per LEVEL_2 subscription (bids, asks), to skip repeats. */
-  private readonly lastL2 = new Map<Market, L2Capture>();
+  /** What was last sent of each book, to skip repeats. */
+  private readonly sent: SentBooks;
   private readonly hub: PortHub;
   /** Requests whose answer nobody awaits (the agents'). */
   readonly oneWay: OneWayRequests;
@@ -75,6 +75,7 @@ export class InProcessPort implements ExchangePort, PortSink {
     this.toStrategy = new PortChannel(orderLatency);
     this.marketData = new PortChannel(options.marketDataLatency ?? ZERO_LATENCY);
     this.hub = PortHub.of(venue);
+    this.sent = new SentBooks(venue, this.hub);
     this.hub.addUser(account.id, this);
     this.oneWay = new OneWayPort(this, venue, account);
   }
@@ -84,6 +85,7 @@ export class InProcessPort implements ExchangePort, PortSink {
     this.hub.remove(this);
     this.feedHandlers.length = 0;
     this.mdHandlers.length = 0;
+    this.statsHandlers.length = 0;
     this.subscriptions.clear();
   }
 
@@ -156,10 +158,9 @@ export class InProcessPort implements ExchangePort, PortSink {
     this.hub.watch(market, this);
     // As on the websocket: stats, then the current book, right after the subscription.
     const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
-    this.lastL2.delete(market); // the book is always sent on subscribing
-    const book = level === 'LEVEL_2' ? this.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
-    this.lastL1.delete(market);
-    if (level === 'LEVEL_1') this.isNewTop(market);
+    this.sent.forget(market); // the book is always sent on subscribing
+    const book = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
+    if (level === 'LEVEL_1') this.sent.isNewTop(market);
     this.send(this.marketData, () => {
       this.emitMarketData(stats);
       this.emitMarketData(book);
@@ -190,8 +191,11 @@ export class InProcessPort implements ExchangePort, PortSink {
     return addHandler(this.feedHandlers, handler);
   }
 
-  onMarketData(handler: (message: MarketDataMessage) => void): () => void {
-    return addHandler(this.mdHandlers, handler);
+  onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
+    const removeBook = addHandler(this.mdHandlers, handler);
+    if (options?.stats === false) return removeBook;
+    const removeStats = addHandler(this.statsHandlers, handler);
+    return () => (removeBook(), removeStats());
   }
 
   setTimer(delayNs: number, fn: () => void): () => void {
@@ -231,7 +235,9 @@ export class InProcessPort implements ExchangePort, PortSink {
     if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, feed);
   }
 
-  private readonly runFeedHandlers = (feed: OrderFeed): void => this.feedHandlers.forEach((h) => h(feed));
+  private readonly runFeedHandlers = (feed: OrderFeed): void => {
+    for (const h of this.feedHandlers) h(feed);
+  };
   private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
 
   /**
@@ -244,55 +250,26 @@ export class InProcessPort implements ExchangePort, PortSink {
     if (subscription === undefined) return;
     const { level, depth } = subscription;
     for (const stats of batch.stats) {
-      const own = { ...stats }; // each port's handlers get their own object
-      this.send(this.marketData, this.emit, own);
+      // Stats nobody takes are not sent, but their latency sample is drawn as when they were:
+      // the random stream and the channel (which the book update queues behind) stay the same.
+      if (this.statsHandlers.length === 0) this.marketData.delayNs(this.clock.nowSec, this.clock.nowNanos);
+      else this.send(this.marketData, this.emit, { ...stats }); // each port's handlers get their own object
     }
     if (!batch.bookChanged) return;
     if (level === 'LEVEL_1') {
-      if (!this.isNewTop(market)) return;
+      if (!this.sent.isNewTop(market)) return;
       this.send(this.marketData, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
       return;
     }
-    const message = level === 'LEVEL_2' ? this.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
+    const message = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
     if (message === undefined) return;
     this.send(this.marketData, this.emit, message);
-  }
-
-  /**
-   * The LEVEL_2 update of `market` now (its first `depth` levels a side), unless those levels
-   * equal the last one sent: the levels are captured as numbers and rendered as text only when
-   * the strategy reads them (`lazy-book-levels.ts`), so reading the touch of a deep book costs
-   * the touch.
-   */
-  private level2Update(market: Market, depth: number, sec: number, nanos: number): BookUpdate | undefined {
-    const book = market.book;
-    const changes = this.hub.bookChanges(market);
-    const log = this.venue.external.changeLog(market);
-    let capture = this.lastL2.get(market);
-    if (capture === undefined) this.lastL2.set(market, (capture = L2Capture.of(book, depth, changes, log)));
-    else if (!capture.next(book, changes, log)) return undefined;
-    const tick = market.instrument.tick;
-    return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: capture.bids.levels(tick), a: capture.asks.levels(tick) };
-  }
-
-  /** Records the market's top of book; false when it equals the one last sent. */
-  private isNewTop(market: Market): boolean {
-    const { bid, ask } = market.book.l1();
-    const bp = bid?.priceTicks ?? -1;
-    const bq = bid?.qtyLots ?? 0;
-    const ap = ask?.priceTicks ?? -1;
-    const aq = ask?.qtyLots ?? 0;
-    const last = this.lastL1.get(market);
-    if (last !== undefined && last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
-    if (last === undefined) this.lastL1.set(market, [bp, bq, ap, aq]);
-    else (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
-    return true;
   }
 
   private emitMarketData(message: MarketDataMessage): void {
     const market = this.venue.market(message.s);
     if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
-    for (const h of this.mdHandlers) h(message);
+    for (const h of message.t === 's' ? this.statsHandlers : this.mdHandlers) h(message);
   }
 
   private marketOf(symbol: string): Market {

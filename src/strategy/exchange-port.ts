@@ -17,6 +17,12 @@ export interface SubscribeOptions {
   depth?: number;
 }
 
+/** Options of {@link ExchangePort.onMarketData}. */
+export interface MarketDataHandlerOptions {
+  /** Whether the handler takes ticker stats messages (default true). */
+  stats?: boolean;
+}
+
 /** Every call an exchange offers a strategy, mirroring the interface document. */
 export interface ExchangePort {
   /** The user this port trades as. */
@@ -43,8 +49,11 @@ export interface ExchangePort {
   unsubscribe(symbol: string): Promise<void>;
   /** Registers a handler for this user's order feeds; returns the function that removes it. */
   onOrderFeed(handler: (feed: OrderFeed) => void): () => void;
-  /** Registers a handler for subscribed market data; returns the function that removes it. */
-  onMarketData(handler: (message: MarketDataMessage) => void): () => void;
+  /**
+   * Registers a handler for subscribed market data; returns the function that removes it.
+   * `{ stats: false }`: the handler takes no ticker stats (a port may then skip sending them).
+   */
+  onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void;
   /** Calls `fn` after `delayNs` of exchange time; returns a function that cancels it. */
   setTimer(delayNs: number, fn: () => void): () => void;
   /**

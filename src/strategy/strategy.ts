@@ -26,10 +26,14 @@ export interface Strategy {
  */
 export async function attachStrategy(strategy: Strategy, port: ExchangePort): Promise<() => Promise<void>> {
   const detachFeeds = port.onOrderFeed((feed) => strategy.onOrderFeed?.(feed, port));
-  const detachMd = port.onMarketData((message) => {
-    if (message.t === 's') strategy.onStats?.(message, port);
-    else strategy.onBook?.(message, port);
-  });
+  // A strategy without onStats says so: an in-process port then sends it no stats at all.
+  const detachMd = port.onMarketData(
+    (message) => {
+      if (message.t === 's') strategy.onStats?.(message, port);
+      else strategy.onBook?.(message, port);
+    },
+    { stats: strategy.onStats !== undefined },
+  );
   await strategy.onStart(port);
   return async () => {
     await strategy.onStop?.(port);

@@ -1,0 +1,64 @@
+import type { Market } from '../venue/market.ts';
+import type { Venue } from '../venue/venue.ts';
+import type { BookUpdate } from '../wire/market-data.ts';
+import { L2Capture } from './lazy-book-levels.ts';
+import type { PortHub } from './port-hub.ts';
+
+/**
+ * What one in-process port last sent of each market's book, so it skips an update that repeats
+ * it, as the websocket does: the touch for LEVEL_1, the captured levels for LEVEL_2.
+ */
+export class SentBooks {
+  /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
+  private readonly lastL1 = new Map<Market, [number, number, number, number]>();
+  /** Levels last sent per LEVEL_2 subscription (bids, asks). */
+  private readonly lastL2 = new Map<Market, L2Capture>();
+  /** One level a side, read into reused arrays (no level objects per check). */
+  private readonly price = new Float64Array(1);
+  private readonly qty = new Float64Array(1);
+
+  constructor(
+    private readonly venue: Venue,
+    private readonly hub: PortHub,
+  ) {}
+
+  /** Forgets what was sent of `market`: the next update is sent whatever it shows (a new subscription). */
+  forget(market: Market): void {
+    this.lastL1.delete(market);
+    this.lastL2.delete(market);
+  }
+
+  /**
+   * The LEVEL_2 update of `market` now (its first `depth` levels a side), unless those levels
+   * equal the last one sent: the levels are captured as numbers and rendered as text only when
+   * the strategy reads them (`lazy-book-levels.ts`), so reading the touch of a deep book costs
+   * the touch.
+   */
+  level2Update(market: Market, depth: number, sec: number, nanos: number): BookUpdate | undefined {
+    const book = market.book;
+    const changes = this.hub.bookChanges(market);
+    const log = this.venue.external.changeLog(market);
+    let capture = this.lastL2.get(market);
+    if (capture === undefined) this.lastL2.set(market, (capture = L2Capture.of(book, depth, changes, log)));
+    else if (!capture.next(book, changes, log)) return undefined;
+    const tick = market.instrument.tick;
+    return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: capture.bids.levels(tick), a: capture.asks.levels(tick) };
+  }
+
+  /** Records the market's top of book; false when it equals the one last sent. */
+  isNewTop(market: Market): boolean {
+    const { price, qty } = this;
+    const book = market.book;
+    const hasBid = book.l2Into('B', price, qty) > 0;
+    const bp = hasBid ? price[0]! : -1;
+    const bq = hasBid ? qty[0]! : 0;
+    const hasAsk = book.l2Into('S', price, qty) > 0;
+    const ap = hasAsk ? price[0]! : -1;
+    const aq = hasAsk ? qty[0]! : 0;
+    const last = this.lastL1.get(market);
+    if (last !== undefined && last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
+    if (last === undefined) this.lastL1.set(market, [bp, bq, ap, aq]);
+    else (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
+    return true;
+  }
+}
