@@ -2,6 +2,7 @@ import type { SimClock } from '../clock/sim-clock.ts';
 import type { IndexOracle } from '../agents/environment.ts';
 import type { IndexActor } from './index-actor.ts';
 import type { LatencyModel } from './latency.ts';
+import { PortChannel } from './port-channel.ts';
 
 /**
  * One agent's view of the index actors: each published level reaches the agent after a
@@ -43,37 +44,20 @@ export class AgentIndexFeed implements IndexOracle {
 
   private attach(): void {
     this.attached = true;
-    // Arrival time of the last level sent, as (sec, nanos) on plain numbers: this runs for
-    // every index step of every agent, and bigint time was most of its cost.
-    let lastSec = 0;
-    let lastNanos = 0;
+    // One ordered channel for every symbol, like any one feed: a later level never overtakes an earlier one.
+    const channel = new PortChannel(this.latency);
     for (const actor of this.actors.values()) {
       this.seen.set(actor.symbol, actor.level);
       actor.onUpdate((symbol, price) => {
         const clock = this.clock;
-        const nowSec = clock.nowSec;
-        const nowNanos = clock.nowNanos;
-        let sec = nowSec;
-        let nanos = nowNanos + this.latency.sampleNs(nowSec, nowNanos);
-        if (nanos >= NS_PER_S) {
-          const carry = Math.floor(nanos / NS_PER_S);
-          sec += carry;
-          nanos -= carry * NS_PER_S;
-        }
-        // In order, like any one feed: a later level never overtakes an earlier one.
-        if (sec < lastSec || (sec === lastSec && nanos < lastNanos)) {
-          sec = lastSec;
-          nanos = lastNanos;
-        }
-        lastSec = sec;
-        lastNanos = nanos;
-        clock.scheduleIn((sec - nowSec) * NS_PER_S + (nanos - nowNanos), () => {
-          this.seen.set(symbol, price);
-          for (const h of this.handlers) h(symbol, price);
-        });
+        clock.postIn(channel.delayNs(clock.nowSec, clock.nowNanos), this.arrive, { symbol, price });
       });
     }
   }
-}
 
-const NS_PER_S = 1_000_000_000;
+  /** A level reaches the agent. */
+  private readonly arrive = ({ symbol, price }: { symbol: string; price: number }): void => {
+    this.seen.set(symbol, price);
+    for (const h of this.handlers) h(symbol, price);
+  };
+}

@@ -21,7 +21,8 @@ const hubs = new WeakMap<Venue, PortHub>();
  * per port). Ports are served in the order they started watching.
  */
 export class PortHub {
-  private readonly byUser = new Map<number, Set<PortSink>>();
+  /** Sinks by user id (ids are small and dense: an array, read on every feed of the venue). */
+  private readonly byUser: PortSink[][] = [];
   private readonly byMarket = new Map<Market, Set<PortSink>>();
   private readonly instants: MarketDataInstants;
 
@@ -35,7 +36,7 @@ export class PortHub {
   private constructor(venue: Venue) {
     venue.subscribe({
       orderFeed: (userId, feed) => {
-        const sinks = this.byUser.get(userId);
+        const sinks = this.byUser[userId];
         if (sinks !== undefined) for (const s of sinks) s.onFeed(feed);
       },
     });
@@ -55,14 +56,16 @@ export class PortHub {
 
   /** Routes the feeds of user `userId` to `sink`. */
   addUser(userId: number, sink: PortSink): void {
-    let set = this.byUser.get(userId);
-    if (set === undefined) this.byUser.set(userId, (set = new Set()));
-    set.add(sink);
+    const sinks = (this.byUser[userId] ??= []);
+    if (!sinks.includes(sink)) sinks.push(sink);
   }
 
   /** Stops routing to `sink` entirely (feeds and markets). */
   remove(sink: PortSink): void {
-    for (const set of this.byUser.values()) set.delete(sink);
+    for (const sinks of this.byUser) {
+      const at = sinks === undefined ? -1 : sinks.indexOf(sink);
+      if (at >= 0) sinks!.splice(at, 1);
+    }
     for (const set of this.byMarket.values()) set.delete(sink);
   }
 
