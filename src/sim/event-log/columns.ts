@@ -246,6 +246,9 @@ export class DictionaryColumn extends Column {
   private readonly fresh: string[] = [];
   private readonly chunks: Data<Utf8>[] = [];
   private readonly maxCodes: number;
+  /** The value `set` took last and its code. */
+  private lastValue: string | undefined = undefined;
+  private lastCode = 0;
 
   /** @param id the dictionary id in the schema (fixed, so files never depend on a global counter). */
   constructor(capacity: number, id: number, width: 8 | 32, reuse = false) {
@@ -261,7 +264,12 @@ export class DictionaryColumn extends Column {
   }
 
   set(row: number, value: string): void {
-    this.indices[row] = this.codeOf(value);
+    // Rows often repeat the last value (a side, a symbol, a feed type): one comparison, no lookup.
+    if (value !== this.lastValue) {
+      this.lastCode = this.codeOf(value);
+      this.lastValue = value;
+    }
+    this.indices[row] = this.lastCode;
     this.markValid(row);
   }
 
