@@ -10,7 +10,7 @@ import type { L2Event } from './l2-event.ts';
 import { L2Replayer, recordedPriceTicks } from './l2-replayer.ts';
 import { streamL2Batches, type L2FileSpec } from './l2-sources.ts';
 import { sniffFile } from '../sniff.ts';
-import { scanMinFeedDelayNs, streamFeed } from './l2-stream.ts';
+import { indexTickersFound, scanMinFeedDelayNs, streamFeed } from './l2-stream.ts';
 import { queueModelOf } from './queue-model.ts';
 import { arrayFeed, type L2Feed } from './l2-feed.ts';
 import { RecordedTouch } from '../l1/recorded-touch.ts';
@@ -60,6 +60,9 @@ async function indexTickers(files: readonly L2FileSpec[], read: { skipBadRows: b
   }
   const out: L2Event[] = [];
   if (candidates.length === 0) return out;
+  // A single file the span pass read through: its index tickers are known (the same rows, `l2-span-columns.ts`).
+  const found = candidates.length === files.length ? indexTickersFound(files, read) : undefined;
+  if (found !== undefined) return found;
   for await (const b of streamL2Batches(candidates, { ...read, tickersOnly: true })) for (const e of b.tickers.values()) if (e.indexPrice !== undefined) out.push(e);
   return out;
 }

@@ -3,7 +3,7 @@ import { openRecordSources, type RecordSource } from '../open-records.ts';
 import { ReplayError } from '../replay-error.ts';
 import { eventsOf, type L2Batch } from './l2-batch.ts';
 import { L2ColumnBuilder, type SourceMarket } from './l2-columns.ts';
-import type { L2Event } from './l2-event.ts';
+import type { L2Event, L2TickerEvent } from './l2-event.ts';
 import { addBatchToSpan, emptySpan, type RecordingSpan } from './l2-span.ts';
 import { ColumnSpan } from './l2-span-columns.ts';
 import { binanceRawSpan } from './l2-span-binance.ts';
@@ -61,8 +61,10 @@ export async function* streamL2Batches(files: readonly L2FileSpec[], options: { 
 /**
  * The span of the files' events (`l2-span.ts`), as `streamL2Batches` would give them: a single
  * columnar source (Arrow) from its columns alone (`l2-span-columns.ts`), others through the batches.
+ * With `indexTickers`, a single columnar source's tickers with an index price are put in its
+ * `found` (what `streamL2Batches(files, { tickersOnly })` keeps of them); other files leave it unset.
  */
-export async function scanL2Span(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): Promise<RecordingSpan> {
+export async function scanL2Span(files: readonly L2FileSpec[], options: { skipBadRows?: boolean; indexTickers?: { found?: L2TickerEvent[] } } = {}): Promise<RecordingSpan> {
   const { sources, markets } = await openL2Sources(files, options);
   const columns = sources.length === 1 ? sources[0]!.batches : undefined;
   const only = sources.length === 1 && files.length === 1 ? files[0]! : undefined;
@@ -75,7 +77,8 @@ export async function scanL2Span(files: readonly L2FileSpec[], options: { skipBa
     for await (const b of streamL2Batches(files, options)) addBatchToSpan(span, b);
     return span;
   }
-  const scan = new ColumnSpan(sources[0]!, markets[0]!, emptySpan());
+  const indexTickers = options.indexTickers === undefined ? undefined : (options.indexTickers.found = []);
+  const scan = new ColumnSpan(sources[0]!, markets[0]!, emptySpan(), indexTickers);
   let floorNs = MIN_TIME_NS;
   for await (const b of columns()) floorNs = scan.batch(b, floorNs);
   return scan.span;

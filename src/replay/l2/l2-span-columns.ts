@@ -2,6 +2,7 @@ import { KIND_BOOK, KIND_QUOTE, KIND_TRADE, type MarketBatch } from '../market-r
 import type { RecordSource } from '../open-records.ts';
 import { L2_SIDE_NONE } from './l2-batch.ts';
 import type { SourceMarket } from './l2-columns.ts';
+import type { L2TickerEvent } from './l2-event.ts';
 import type { RecordingSpan } from './l2-span.ts';
 
 /**
@@ -24,6 +25,8 @@ export class ColumnSpan {
     private readonly source: RecordSource,
     private readonly m: SourceMarket,
     readonly span: RecordingSpan,
+    /** Where given, the tickers with an index price, as `L2ColumnBuilder` makes them (the run's index pass). */
+    private readonly indexTickers?: L2TickerEvent[],
   ) {}
 
   /** The rows of one batch; `floorNs` is the last time played before it, and the new one is returned. */
@@ -76,6 +79,8 @@ export class ColumnSpan {
           const mark = b.stats(i).markPrice;
           if (mark !== undefined) span.firstMark[market] = mark;
         }
+        const s = this.indexTickers === undefined ? undefined : b.stats(i);
+        if (s?.indexPrice !== undefined) this.indexTickers!.push({ kind: 'ticker', tsNs, feedDelayNs, market, markPrice: s.markPrice, indexPrice: s.indexPrice, fundingRate: s.fundingRate, fundingTsNs: s.fundingTsNs });
       }
     }
     return floor;

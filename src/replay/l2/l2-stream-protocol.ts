@@ -1,5 +1,6 @@
 import type { L2Batch } from './l2-batch.ts';
 import type { L2FileSpec } from './l2-sources.ts';
+import type { L2TickerEvent } from './l2-event.ts';
 import type { RecordingSpan } from './l2-span.ts';
 
 /** What the reader thread is asked (`workerData`, plus the port it posts to). */
@@ -16,7 +17,7 @@ export type StreamMessage =
   | { kind: 'batch'; batch: L2Batch }
   | { kind: 'end' }
   | { kind: 'min-delay'; ns: bigint }
-  | { kind: 'span'; span: RecordingSpan }
+  | { kind: 'span'; span: RecordingSpan; indexTickers: L2TickerEvent[] | undefined }
   | { kind: 'error'; file: string | undefined; line: number | undefined; column: string | undefined; reason: string; code: string | undefined };
 
 /** Messages posted so far (the replay waits on it). */

@@ -2,6 +2,7 @@ import { workerData, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
 import { batchBuffers } from './l2-batch.ts';
 import { scanL2Span, streamL2Batches, type L2FileSpec } from './l2-sources.ts';
+import type { L2TickerEvent } from './l2-event.ts';
 import { AHEAD, POSTED, TAKEN, type StreamRequest, type StreamMessage } from './l2-stream-protocol.ts';
 
 /**
@@ -41,7 +42,10 @@ async function minDelay(files: readonly L2FileSpec[]): Promise<void> {
 
 /** The span pass of a recording named on the command line (its scenario's start, duration and index). */
 async function span(files: readonly L2FileSpec[]): Promise<void> {
-  post({ kind: 'span', span: await scanL2Span(files, { skipBadRows }) });
+  // A single columnar file's index tickers come along (the run's index pass is then not made again).
+  const indexTickers: { found?: L2TickerEvent[] } = {};
+  const found = await scanL2Span(files, { skipBadRows, indexTickers });
+  post({ kind: 'span', span: found, indexTickers: indexTickers.found });
 }
 
 // A pending Atomics.waitAsync does not keep a thread's event loop alive: this timer does, until the end.

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
 import type { L2Batch } from './l2-batch.ts';
+import type { L2TickerEvent } from './l2-event.ts';
 import type { L2Feed } from './l2-feed.ts';
 import type { L2FileSpec } from './l2-sources.ts';
 import type { RecordingSpan } from './l2-span.ts';
@@ -78,13 +79,26 @@ export function streamFeed(files: readonly L2FileSpec[], options: { skipBadRows?
 const shiftsFound = new Map<string, bigint>();
 const shiftKey = (files: readonly L2FileSpec[], skipBadRows: boolean): string => JSON.stringify([files, skipBadRows]);
 
+/**
+ * The index tickers a span pass of one columnar file found on the way (`scanL2Span`), by files
+ * and options: the run that follows would otherwise read the whole file once more for them.
+ */
+const tickersFound = new Map<string, L2TickerEvent[]>();
+
+/** The tickers with an index price a span pass of these files found, if one did (one columnar file). */
+export function indexTickersFound(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): L2TickerEvent[] | undefined {
+  return tickersFound.get(shiftKey(files, options.skipBadRows ?? false));
+}
+
 /** A recording's span (first and last time, first prices, feed-delay shift), read through on a reader thread. */
 export function scanSpan(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): RecordingSpan {
   const thread = new ReaderThread(files, options.skipBadRows ?? false, 'span');
   try {
     const message = thread.take();
     if (message?.kind !== 'span') throw new Error('the reader thread ended without the span');
-    shiftsFound.set(shiftKey(files, options.skipBadRows ?? false), message.span.minFeedDelayNs);
+    const key = shiftKey(files, options.skipBadRows ?? false);
+    shiftsFound.set(key, message.span.minFeedDelayNs);
+    if (message.indexTickers !== undefined) tickersFound.set(key, message.indexTickers);
     return message.span;
   } finally {
     thread.close();
