@@ -31,6 +31,10 @@ export const enum LevelRec {
   Side = 3,
   Stride = 4,
 }
+/** The price → level cache of `SideLevels` (`K.CacheSize` of `side-levels.ts`). */
+export const enum SideCache {
+  Mask = 4095,
+}
 /** Side codes, in level records and events (`sideCode` of `book-events.ts`). */
 export const enum SideCode {
   Buy = 0,
@@ -102,10 +106,14 @@ export class BookCore {
     // Rest: the level (found through the side's cache, or new), a record, the queue, the index.
     const own = sideCode === SideCode.Buy ? this.bids : this.asks;
     const levels = this.levels;
-    let level = own.levelOf(-crossKey);
+    // The cache hit of `own.levelOf`, written out (a call here is not inlined).
+    const key = -crossKey;
+    const bucket = key & SideCache.Mask;
+    const cached = own.cachedLevel[bucket]!;
+    let level = cached !== Mark.None && own.cachedKey[bucket] === key ? cached : own.levelOf(key);
     if (level === Mark.None) {
       level = levels.allocate(priceTicks, sideCode);
-      own.insert(-crossKey, level);
+      own.insert(key, level);
     }
     const orders = this.orders;
     const o = orders.allocate();
@@ -139,10 +147,21 @@ export class BookCore {
       out.cancelRejected(smi(orderId));
       return;
     }
-    const data = this.orders.data;
+    const orders = this.orders;
+    const data = orders.data;
     const rawLots = data[o + Rec.Qty]!;
-    const qtyLots = rawLots === Mark.Wide ? this.orders.field(o, Rec.Qty) : rawLots;
-    this.retire(o, data[o + Rec.Level]!, qtyLots);
+    const qtyLots = rawLots === Mark.Wide ? orders.field(o, Rec.Qty) : rawLots;
+    const level = data[o + Rec.Level]!;
+    // The record is marked canceled (quantity 0) for the ring to drop later; the level goes when
+    // this was its last order, and its ring is compacted when canceled entries outnumber live ones.
+    data[o + Rec.Qty] = 0;
+    const levels = this.levels;
+    levels.total[level]! -= qtyLots;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    const live = --rec[b + LevelRec.Count]!;
+    if (live === 0) this.removeLevel(level);
+    else if (rec[b + LevelRec.Queued]! > 2 * live + 16) levels.compact(level, orders);
     out.canceled(smi(orderId), qtyLots, CancelCode.Requested);
   }
 
@@ -272,27 +291,12 @@ export class BookCore {
     return remaining;
   }
 
-  /**
-   * Takes a resting order (its id already out of the index) off its level: marks the record
-   * canceled (quantity 0) for the ring to drop later, and removes the level when it was the
-   * last order there, or compacts the ring when canceled entries outnumber live ones.
-   */
-  private retire(o: number, level: number, qtyLots: number): void {
-    const data = this.orders.data;
-    const levels = this.levels;
-    data[o + Rec.Qty] = 0;
-    levels.total[level]! -= qtyLots;
-    const rec = levels.rec;
-    const b = level * LevelRec.Stride;
-    const live = --rec[b + LevelRec.Count]!;
-    if (live === 0) {
-      const priceTicks = levels.price[level]!;
-      if (rec[b + LevelRec.Side] === SideCode.Buy) this.bids.remove(priceTicks);
-      else this.asks.remove(-priceTicks);
-      this.freeLevel(level);
-    } else if (rec[b + LevelRec.Queued]! > 2 * live + 16) {
-      levels.compact(level, this.orders);
-    }
+  /** Takes a level whose last live order was canceled off its side, and frees it. */
+  private removeLevel(level: number): void {
+    const priceTicks = this.levels.price[level]!;
+    if (this.levels.rec[level * LevelRec.Stride + LevelRec.Side] === SideCode.Buy) this.bids.remove(priceTicks);
+    else this.asks.remove(-priceTicks);
+    this.freeLevel(level);
   }
 
   /** Frees a level with no live orders left, with the canceled records still in its ring. */

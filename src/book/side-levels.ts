@@ -32,8 +32,10 @@ export class SideLevels {
   levels = new Int32Array(64);
   /** Number of levels; the best is at `length - 1`. */
   length = 0;
-  private readonly cachedKey = new Float64Array(K.CacheSize);
-  private readonly cachedLevel = new Int32Array(K.CacheSize).fill(K.None);
+  /** Key cached in each bucket (public for the book's hot path, which reads a hit inline). */
+  readonly cachedKey = new Float64Array(K.CacheSize);
+  /** Level cached in each bucket, NONE when empty. */
+  readonly cachedLevel = new Int32Array(K.CacheSize).fill(K.None);
 
   /** Level slot with `key`, or NONE (-1). */
   levelOf(key: number): number {

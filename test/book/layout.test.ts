@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CancelCode, LevelRec, Mark, Rec, SideCode } from '../../src/book/book-core.ts';
+import { CancelCode, LevelRec, Mark, Rec, SideCache, SideCode } from '../../src/book/book-core.ts';
 import * as events from '../../src/book/book-events.ts';
 import { K as SlotsK, NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, ORDER_STRIDE, WIDE } from '../../src/book/order-slots.ts';
 import { K as LevelsK, Lv } from '../../src/book/price-levels.ts';
@@ -18,6 +18,8 @@ describe('the record layout the matching engine writes', () => {
     expect(Mark.Int32Max).toBe(2 ** 31 - 1);
     expect([SlotsK.Level, SlotsK.Stride, SlotsK.Wide]).toEqual([O_LEVEL, ORDER_STRIDE, WIDE]);
     expect([LevelsK.None, LevelsK.Qty, SideK.None]).toEqual([NONE, O_QTY, NONE]);
+    // The book reads SideLevels' price → level cache inline, with its own mask.
+    expect(SideCache.Mask).toBe(SideK.CacheSize - 1);
   });
 
   it('is the level record layout of LevelSlots, with the side codes BookEvents reads', () => {
