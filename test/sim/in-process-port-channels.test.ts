@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../../src/scenario/load.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
 import type { LatencyModel } from '../../src/sim/latency.ts';
-import { Simulation } from '../../src/sim/simulation.ts';
+import { aliceAndBob } from './alice-and-bob.ts';
 import type { MarketDataMessage } from '../../src/wire/market-data.ts';
 import type { OrderFeed } from '../../src/wire/order.ts';
 
@@ -18,17 +17,7 @@ class ScriptedLatency implements LatencyModel {
 }
 
 function setup(orderLatency: LatencyModel, marketDataLatency: LatencyModel) {
-  const sim = new Simulation(
-    parseScenario({
-      name: 'channels',
-      instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' }],
-      users: [
-        { username: 'alice', password: 'pw', cash: '1000000' },
-        { username: 'bob', password: 'pw', cash: '1000000' },
-      ],
-    }),
-  );
-  sim.start();
+  const sim = aliceAndBob('channels');
   const alice = new InProcessPort(sim.venue, sim.venue.account('alice')!, { orderLatency, marketDataLatency });
   return { sim, alice };
 }

@@ -1,25 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InProcessPort, PortError } from '../../src/sim/in-process-port.ts';
-import { Simulation } from '../../src/sim/simulation.ts';
-import { parseScenario } from '../../src/scenario/load.ts';
+import { aliceAndBob, BTC } from './alice-and-bob.ts';
 import { bookUpdate } from '../../src/venue/wire-forms.ts';
 import { MAX_MARKET_DATA_DEPTH, type BookUpdate, type MarketDataLevel, type MarketDataMessage } from '../../src/wire/market-data.ts';
 
-const BTC = 'BTCUSD-PERP';
 
 function setup() {
-  const sim = new Simulation(
-    parseScenario({
-      name: 'port-depth',
-      instruments: [{ symbol: BTC, tickSize: '0.5', indexPrice: '50000' }],
-      users: [
-        { username: 'alice', password: 'pw', cash: '100000000' },
-        { username: 'bob', password: 'pw', cash: '100000000' },
-      ],
-    }),
-  );
-  sim.start();
+  const sim = aliceAndBob('port-depth', '100000000');
   const port = (name: string) => new InProcessPort(sim.venue, sim.venue.account(name)!);
   const alice = port('alice');
   const bob = port('bob');

@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RandomStream } from '../../src/random/random-stream.ts';
-import { parseScenario } from '../../src/scenario/load.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
 import { LogNormalLatency } from '../../src/sim/latency.ts';
-import { Simulation } from '../../src/sim/simulation.ts';
+import { aliceAndBob, BTC } from './alice-and-bob.ts';
 import { attachStrategy } from '../../src/strategy/strategy.ts';
 import type { MarketDataLevel } from '../../src/wire/market-data.ts';
 
 const MS = 1_000_000;
-const SYMBOL = 'BTCUSD-PERP';
+const SYMBOL = BTC;
 
 /** Orders bob sends at given milliseconds: resting and crossing, so trades (stats) and book changes mix. */
 const orders = fc.array(
@@ -22,17 +21,7 @@ const orders = fc.array(
  * alice heard (with arrival times) and the venue's state hash.
  */
 function run(script: { atMs: number; side: 'B' | 'S'; offsetTicks: number; qty: number }[], level: MarketDataLevel, stats: boolean): { heard: string[]; hash: string } {
-  const sim = new Simulation(
-    parseScenario({
-      name: 'stats',
-      instruments: [{ symbol: SYMBOL, tickSize: '0.5', indexPrice: '50000' }],
-      users: [
-        { username: 'alice', password: 'pw', cash: '1000000' },
-        { username: 'bob', password: 'pw', cash: '1000000' },
-      ],
-    }),
-  );
-  sim.start();
+  const sim = aliceAndBob('stats');
   const alice = new InProcessPort(sim.venue, sim.venue.account('alice')!, { marketDataLatency: new LogNormalLatency(new RandomStream('md'), 1 * MS, 0.5 * MS) });
   const heard: string[] = [];
   alice.onMarketData((m) => heard.push(`${sim.clock.nowNs} ${JSON.stringify(m)}`), { stats });

@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RandomStream } from '../../src/random/random-stream.ts';
-import { parseScenario } from '../../src/scenario/load.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
 import { LogNormalLatency } from '../../src/sim/latency.ts';
-import { Simulation } from '../../src/sim/simulation.ts';
+import { aliceAndBob, BTC } from './alice-and-bob.ts';
 
 const MS = 1_000_000;
-const SYMBOL = 'BTCUSD-PERP';
+const SYMBOL = BTC;
 
 type Step =
   | { kind: 'place'; atMs: number; side: 'B' | 'S'; offsetTicks: number; qty: number; tif: 'GTC' | 'IOC'; postOnly: boolean }
@@ -29,17 +28,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
  * time it arrived at, and the venue's state hash.
  */
 function run(steps: readonly Step[], oneWay: boolean): { heard: string[]; hash: string } {
-  const sim = new Simulation(
-    parseScenario({
-      name: 'one-way',
-      instruments: [{ symbol: SYMBOL, tickSize: '0.5', indexPrice: '50000' }],
-      users: [
-        { username: 'alice', password: 'pw', cash: '1000000' },
-        { username: 'bob', password: 'pw', cash: '1000000' },
-      ],
-    }),
-  );
-  sim.start();
+  const sim = aliceAndBob('one-way');
   const latency = (name: string) => new LogNormalLatency(new RandomStream(name), 1 * MS, 0.5 * MS);
   const alice = new InProcessPort(sim.venue, sim.venue.account('alice')!, { orderLatency: latency('order'), marketDataLatency: latency('md') });
   const market = sim.venue.market(SYMBOL)!;
@@ -93,8 +82,7 @@ describe('the in-process port’s one-way requests', () => {
   });
 
   it('throw where they run when the symbol is unknown (nobody would hear a refusal)', () => {
-    const sim = new Simulation(parseScenario({ name: 'x', instruments: [{ symbol: SYMBOL, tickSize: '0.5', indexPrice: '50000' }], users: [{ username: 'alice', password: 'pw', cash: '1000' }] }));
-    sim.start();
+    const sim = aliceAndBob('unknown-symbol');
     const alice = new InProcessPort(sim.venue, sim.venue.account('alice')!);
     alice.oneWay.placeTicks('NOPE-PERP', 'B', 1, 1, 'GTC', false);
     expect(() => sim.clock.runUntil(sim.clock.nowNs + 1n)).toThrow(/unknown symbol NOPE-PERP/);
