@@ -2,6 +2,7 @@ import { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import { fileSource } from './file-source.ts';
+import { lineChunks } from './line-chunks.ts';
 import { ChunkedStream } from './chunked-stream.ts';
 import { plainIntField, scanStreamMessage, type ScannedData } from './binance-scan.ts';
 import { decimalSteps } from './fields.ts';
@@ -113,25 +114,6 @@ async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErro
     }
     yield out;
   }
-}
-
-/** A capture's lines (without `\r\n` / `\n`), a chunk at a time; `firstLine` is 1-based. */
-export async function* lineChunks(source: ByteSource): AsyncGenerator<{ firstLine: number; texts: string[] }> {
-  let rest: Buffer = Buffer.alloc(0);
-  let line = 1;
-  for await (const chunk of source.open()) {
-    const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
-    const texts: string[] = [];
-    let start = 0;
-    for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
-      texts.push(data.toString('utf8', start, nl > start && data[nl - 1] === 13 ? nl - 1 : nl));
-      start = nl + 1;
-    }
-    rest = data.subarray(start);
-    yield { firstLine: line, texts };
-    line += texts.length;
-  }
-  yield { firstLine: line, texts: rest.length > 0 ? [rest.toString('utf8')] : [] };
 }
 
 /** One line's decoder (what the reader runs on every line): throws a `ReplayError` naming the line and field. */

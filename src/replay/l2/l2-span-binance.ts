@@ -1,4 +1,5 @@
-import { binanceLineDecoder, lineChunks, type BinanceDepthDiff } from '../binance-raw.ts';
+import { binanceLineDecoder, type BinanceDepthDiff } from '../binance-raw.ts';
+import { lineChunks } from '../line-chunks.ts';
 import { plainIntField } from '../binance-scan.ts';
 import { BinanceDepthSync, type BinanceSyncedEvent } from '../binance-depth-sync.ts';
 import { fileSource } from '../file-source.ts';

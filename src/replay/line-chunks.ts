@@ -1,0 +1,20 @@
+import type { ByteSource } from './byte-source.ts';
+
+/** A text file's lines (without `\r\n` / `\n`), a chunk at a time; `firstLine` is 1-based. */
+export async function* lineChunks(source: ByteSource): AsyncGenerator<{ firstLine: number; texts: string[] }> {
+  let rest: Buffer = Buffer.alloc(0);
+  let line = 1;
+  for await (const chunk of source.open()) {
+    const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
+    const texts: string[] = [];
+    let start = 0;
+    for (let nl = data.indexOf(10, start); nl >= 0; nl = data.indexOf(10, start)) {
+      texts.push(data.toString('utf8', start, nl > start && data[nl - 1] === 13 ? nl - 1 : nl));
+      start = nl + 1;
+    }
+    rest = data.subarray(start);
+    yield { firstLine: line, texts };
+    line += texts.length;
+  }
+  yield { firstLine: line, texts: rest.length > 0 ? [rest.toString('utf8')] : [] };
+}
