@@ -19,10 +19,11 @@ export class CommandFailedError extends Error {
 /** What a client is told when its command failed midway and was rolled back (REST and websockets). */
 export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure stopped it and every change was rolled back';
 
-// Outbox entry kinds: an order feed, an announcement to the listeners' hook of that name, a trade.
+// Outbox entry kinds: an order feed, an announcement to the listeners' hook of that name, a trade, a book change.
 const FEED = 0;
 const ANNOUNCE = 1;
 const TRADE = 2;
+const BOOK = 3;
 
 /**
  * Makes every venue command all-or-nothing. While a command runs, each change to venue state
@@ -115,6 +116,11 @@ export class CommandLog {
   /** Frees the order slot when the command is over (its record must survive a rollback). */
   freeLater(slot: number): void {
     this.toFree[this.toFreeLength++] = slot;
+  }
+
+  /** A book changed: its listeners hear it after the command (a kind of its own: no hook looked up by name). */
+  bookChanged(market: Market): void {
+    this.push(BOOK, undefined, market, undefined);
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
@@ -215,6 +221,9 @@ export class CommandLog {
             if (l.orderEvent !== undefined) l.orderEvent(e);
             if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
           }
+        } else if (box[i] === BOOK) {
+          const market = box[i + 2] as Market;
+          for (const l of listeners.book) l.bookChanged!(market);
         } else if (box[i] === TRADE) {
           const market = box[i + 1] as Market;
           // `snapshot()` copies what is shown, so one object serves every trade.
@@ -245,6 +254,7 @@ export interface CommandListeners {
   readonly all: readonly VenueListener[];
   readonly order: readonly VenueListener[];
   readonly trade: readonly VenueListener[];
+  readonly book: readonly VenueListener[];
 }
 
 /** The venue-wide counters a command may advance (ids, fee and liquidation totals). */

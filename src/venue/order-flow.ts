@@ -287,7 +287,7 @@ export class OrderFlow {
   afterBookChange(market: Market): void {
     this.s.log.touchMarket(market);
     market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
-    this.s.announce('bookChanged', market);
+    this.s.bookChanged(market);
   }
 
   private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): number {

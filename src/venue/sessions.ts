@@ -46,7 +46,7 @@ export class Sessions {
     } else if (state === 'CLOSED' && byTradingHours && market.instrument.tradingHours?.expireOrdersAtClose) {
       for (const slot of this.restingIn(market)) this.flow.doneForDay(slot);
       market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
-      this.s.announce('bookChanged', market);
+      this.s.bookChanged(market);
     }
     this.s.announce('instrumentStateChanged', market);
   }

@@ -39,6 +39,7 @@ export class VenueState {
   // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
   private orderListeners: VenueListener[] = [];
   private tradeListeners: VenueListener[] = [];
+  private bookListeners: VenueListener[] = [];
 
   constructor(readonly clock: SimClock) {}
 
@@ -73,7 +74,8 @@ export class VenueState {
   listenersChanged(): void {
     this.orderListeners = this.listeners.filter((l) => l.orderFeed !== undefined || l.orderEvent !== undefined);
     this.tradeListeners = this.listeners.filter((l) => l.trade !== undefined);
-    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners });
+    this.bookListeners = this.listeners.filter((l) => l.bookChanged !== undefined);
+    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners, book: this.bookListeners });
   }
 
   /** True when some listener takes order events (else feeds need not even be described). */
@@ -111,6 +113,13 @@ export class VenueState {
   emitTrade(trade: VenueTrade, market: Market): void {
     if (this.busy) this.log.announce('trade', trade, market);
     else for (const l of this.tradeListeners) l.trade!(trade, market);
+  }
+
+  /** `announce('bookChanged', market)` without the lookup by name (once per command that moved a book), and nothing when nobody listens. */
+  bookChanged(market: Market): void {
+    if (this.bookListeners.length === 0) return;
+    if (this.busy) this.log.bookChanged(market);
+    else for (const l of this.bookListeners) l.bookChanged!(market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
@@ -176,6 +185,7 @@ export class VenueState {
     all: [] as readonly VenueListener[],
     order: [] as readonly VenueListener[],
     trade: [] as readonly VenueListener[],
+    book: [] as readonly VenueListener[],
   };
 
   /** Account by username, or undefined. */
