@@ -2,7 +2,7 @@ import type { ExchangePort } from '../strategy/exchange-port.ts';
 
 /** Exchange time of `port` in seconds since the epoch, as a float (sub-µs precision is lost). */
 export function nowSec(port: ExchangePort): number {
-  return Number(port.now()) / 1e9;
+  return port.nowSeconds !== undefined ? port.nowSeconds() : Number(port.now()) / 1e9;
 }
 
 /** Seconds → a non-negative integer count of nanoseconds for `port.setTimer`. */

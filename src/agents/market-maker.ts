@@ -24,6 +24,8 @@ interface SymbolState {
   /** Consecutive EXCHANGE_CLOSED backoffs (reset when an order is accepted). */
   closedStreak: number;
   lastQuoteSec: number;
+  /** Its timers' keys, made once (a key built per requote was a string to make and hash each time). */
+  keys: { quote: string; pull: string; closed: string };
 }
 
 /**
@@ -61,6 +63,7 @@ export class MarketMaker implements Strategy {
         closedUntilSec: 0,
         closedStreak: 0,
         lastQuoteSec: -Infinity,
+        keys: { quote: `quote:${market.symbol}`, pull: `pull:${market.symbol}`, closed: `closed:${market.symbol}` },
       });
     }
   }
@@ -103,7 +106,7 @@ export class MarketMaker implements Strategy {
       if (now < s.closedUntilSec) return; // the rest of a batch sent before we knew
       const waitSec = this.p.closedBackoffSec * 2 ** Math.min(4, s.closedStreak++);
       s.closedUntilSec = now + waitSec;
-      this.timers.schedule(`closed:${outcome.symbol}`, waitSec, () => this.requote(outcome.symbol));
+      this.timers.schedule(s.keys.closed, waitSec, () => this.requote(outcome.symbol));
     } else if (outcome.kind === 'ended' && outcome.reason === 'done-for-day') {
       this.requote(outcome.symbol);
     }
@@ -121,7 +124,7 @@ export class MarketMaker implements Strategy {
     if (s.vol.update(now, price, this.p.shockSigmas)) {
       s.pulledUntilSec = now + this.p.pullSec;
       this.orders.cancelAllIn(symbol);
-      this.timers.schedule(`pull:${symbol}`, this.p.pullSec, () => this.requote(symbol));
+      this.timers.schedule(s.keys.pull, this.p.pullSec, () => this.requote(symbol));
       return;
     }
     this.requote(symbol);
@@ -133,7 +136,7 @@ export class MarketMaker implements Strategy {
     if (now < s.closedUntilSec) return;
     const waitSec = s.lastQuoteSec + this.p.minRequoteMs / 1000 - now;
     if (waitSec > 0) {
-      this.timers.schedule(`quote:${symbol}`, waitSec, () => this.requote(symbol));
+      this.timers.schedule(s.keys.quote, waitSec, () => this.requote(symbol));
       return;
     }
     const liquidity = this.conditions?.liquidity(symbol) ?? { spreadFactor: 1, sizeFactor: 1 };

@@ -26,6 +26,8 @@ class ClockEvent implements ScheduledEvent {
 }
 
 const NS_PER_S = 1_000_000_000;
+/** Below this many seconds, `sec × 10^9` is an exact double (`sec × 1953125 < 2^53`, times 2^9). */
+const MAX_EXACT_SEC = 4_000_000_000;
 
 /**
  * Discrete-event clock with exact nanosecond time.
@@ -65,6 +67,16 @@ export class SimClock {
   /** Current time in exact nanoseconds since the epoch. */
   get nowNs(): TimeNs {
     return BigInt(this.sec) * NANOS_PER_SECOND + BigInt(this.nanos);
+  }
+
+  /**
+   * Now in seconds as a double: exactly `Number(nowNs) / 1e9`, without a bigint. `sec × 10^9`
+   * is an exact double while `sec × 1953125` is below 2^53 (sec < 4.6e9, the year 2115), so
+   * adding the nanos rounds once, as `Number` of the exact bigint does; later times take the
+   * bigint path.
+   */
+  get nowSeconds(): number {
+    return this.sec < MAX_EXACT_SEC ? (this.sec * NS_PER_S + this.nanos) / NS_PER_S : Number(this.nowNs) / NS_PER_S;
   }
 
   /** Unix seconds part of now (the feeds' `ts`). */

@@ -93,6 +93,10 @@ export class InProcessPort implements ExchangePort, PortSink {
     return this.clock.nowNs;
   }
 
+  nowSeconds(): number {
+    return this.clock.nowSeconds;
+  }
+
   instruments(): Promise<InstrumentInfo[]> {
     return this.call(() => this.venue.markets.map(toInstrumentInfo));
   }

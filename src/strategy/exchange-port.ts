@@ -29,6 +29,8 @@ export interface ExchangePort {
   readonly username: string;
   /** Exchange time in ns since the epoch, as this port knows it (sim time in-process). */
   now(): bigint;
+  /** Where a port offers it: `Number(now()) / 1e9` exactly, without making a bigint (the in-process port). */
+  nowSeconds?(): number;
   instruments(): Promise<InstrumentInfo[]>;
   /** Resolves with the order id once the exchange acknowledged it; the outcome arrives as feeds. */
   insertOrder(order: NewOrder): Promise<string>;
