@@ -117,8 +117,8 @@ async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErro
 }
 
 /** One line's decoder (what the reader runs on every line): throws a `ReplayError` naming the line and field. */
-export function binanceLineDecoder(file: string, tickSize: string, lotSize: string): (text: string, line: number) => BinanceRawEvent {
-  const decoder = new LineDecoder(file, new TickSize(tickSize), new TickSize(lotSize));
+export function binanceLineDecoder(file: string, tickSize: string, lotSize: string, tickerTimesOnly = false): (text: string, line: number) => BinanceRawEvent {
+  const decoder = new LineDecoder(file, new TickSize(tickSize), new TickSize(lotSize), tickerTimesOnly);
   return (text, line) => decoder.decode(text, line);
 }
 
