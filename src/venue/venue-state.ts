@@ -39,7 +39,6 @@ export class VenueState {
   // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
   private orderListeners: VenueListener[] = [];
   private tradeListeners: VenueListener[] = [];
-  private bookListeners: VenueListener[] = [];
 
   constructor(readonly clock: SimClock) {}
 
@@ -74,8 +73,9 @@ export class VenueState {
   listenersChanged(): void {
     this.orderListeners = this.listeners.filter((l) => l.orderFeed !== undefined || l.orderEvent !== undefined);
     this.tradeListeners = this.listeners.filter((l) => l.trade !== undefined);
-    this.bookListeners = this.listeners.filter((l) => l.bookChanged !== undefined);
-    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners, book: this.bookListeners });
+    // The book-change listeners live only in `hooked` (a field a snapshot keeps from the running
+    // process, like the other listener lists: see EXTERNAL_KEYS in src/api/journal/object-graph.ts).
+    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners, book: this.listeners.filter((l) => l.bookChanged !== undefined) });
   }
 
   /** True when some listener takes order events (else feeds need not even be described). */
@@ -117,9 +117,10 @@ export class VenueState {
 
   /** `announce('bookChanged', market)` without the lookup by name (once per command that moved a book), and nothing when nobody listens. */
   bookChanged(market: Market): void {
-    if (this.bookListeners.length === 0) return;
+    const book = this.hooked.book;
+    if (book.length === 0) return;
     if (this.busy) this.log.bookChanged(market);
-    else for (const l of this.bookListeners) l.bookChanged!(market);
+    else for (const l of book) l.bookChanged!(market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
