@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { extname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
  * A worker thread's TypeScript entry bundled to one JavaScript file, cached under the temp
@@ -45,6 +46,24 @@ export interface ThreadBundleOptions {
   dir?: string;
   /** esbuild (default: tsx's own). */
   bundler?: () => Bundler;
+}
+
+/**
+ * The entry of the thread `name` (a module beside `moduleUrl`) as a cached bundle, when
+ * `moduleUrl` is TypeScript (a checkout); undefined in the built package, where the thread is
+ * JavaScript already, when the thread's source is missing, or when bundling fails: the caller
+ * then starts its worker entry as it is.
+ */
+export function checkoutThreadEntry(kind: BundleKind, moduleUrl: string, name: string): URL | undefined {
+  const ownExtension = extname(fileURLToPath(moduleUrl));
+  if (ownExtension !== '.ts') return undefined;
+  const thread = fileURLToPath(new URL(`./${name}${ownExtension}`, moduleUrl));
+  if (!existsSync(thread)) return undefined;
+  try {
+    return pathToFileURL(threadBundle(kind, thread));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

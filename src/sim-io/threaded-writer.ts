@@ -1,10 +1,8 @@
-import { closeSync, existsSync, openSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { closeSync, openSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import { BatchPacker, packSchema } from './batch-transfer.ts';
-import { threadBundle, type BundleKind } from './thread-bundle.ts';
+import { checkoutThreadEntry, type BundleKind } from './thread-bundle.ts';
 import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
 
 const WORKER = new URL('./event-log-worker.js', import.meta.url);
@@ -20,20 +18,9 @@ let entry: URL | undefined;
  */
 /** @internal Exported for its test. */
 export function workerEntry(): URL {
-  return (entry ??= bundledThread() ?? WORKER);
+  return (entry ??= checkoutThreadEntry(WRITER, import.meta.url, 'event-log-thread') ?? WORKER);
 }
 
-function bundledThread(): URL | undefined {
-  const ownExtension = extname(fileURLToPath(import.meta.url)); // `.ts` only in a checkout
-  if (ownExtension !== '.ts') return undefined;
-  const thread = fileURLToPath(new URL(`./event-log-thread${ownExtension}`, import.meta.url));
-  if (!existsSync(thread)) return undefined;
-  try {
-    return pathToFileURL(threadBundle(WRITER, thread));
-  } catch {
-    return undefined;
-  }
-}
 
 /** What the writer thread answers on `close`. */
 export interface ClosedEventLog {

@@ -1,6 +1,3 @@
-import { existsSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ReplayError } from '../replay-error.ts';
 import type { L2Batch } from './l2-batch.ts';
@@ -8,7 +5,8 @@ import type { L2TickerEvent } from './l2-event.ts';
 import type { L2Feed } from './l2-feed.ts';
 import type { L2FileSpec } from './l2-sources.ts';
 import type { RecordingSpan } from './l2-span.ts';
-import { readerBundle } from './reader-bundle.ts';
+import { checkoutThreadEntry } from '../../sim-io/thread-bundle.ts';
+import { READER } from './reader-bundle.ts';
 import { POSTED, TAKEN, type StreamMessage, type StreamRequest } from './l2-stream-protocol.ts';
 
 const WORKER = new URL('./l2-stream-worker.js', import.meta.url);
@@ -18,27 +16,14 @@ let entry: URL | undefined;
 /**
  * The reader thread's entry. In a checkout the thread is TypeScript, which the worker entry
  * runs through tsx, and registering tsx and compiling the readers cost each thread about half
- * a second of CPU: there the thread runs bundled (`reader-bundle.ts`: one JavaScript file
+ * a second of CPU: there the thread runs bundled (`checkoutThreadEntry`, src/sim-io/thread-bundle.ts: one JavaScript file
  * under the temp directory, rebuilt only when a source changes). The built package's worker
  * is JavaScript already; so is the fallback if bundling fails.
  */
 function workerEntry(): URL {
-  return (entry ??= bundledThread() ?? WORKER);
+  return (entry ??= checkoutThreadEntry(READER, import.meta.url, 'l2-stream-thread') ?? WORKER);
 }
 
-function bundledThread(): URL | undefined {
-  // This module's own extension: `.ts` in a checkout; in the built package (`.js`) the thread is
-  // JavaScript already and the worker entry runs it as it is.
-  const ownExtension = extname(fileURLToPath(import.meta.url));
-  if (ownExtension !== '.ts') return undefined;
-  const thread = fileURLToPath(new URL(`./l2-stream-thread${ownExtension}`, import.meta.url));
-  if (!existsSync(thread)) return undefined;
-  try {
-    return pathToFileURL(readerBundle(thread));
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * A recording streamed from its files as the replay needs it. The files are decoded on a

@@ -1,7 +1,7 @@
 import { threadBundle, type BundleKind, type ThreadBundleOptions } from '../../sim-io/thread-bundle.ts';
 
 /** The replay's reader-thread bundles: their names and header, as before the cache was shared. */
-const READER: BundleKind = { prefix: 'perpsim-replay-reader-', mark: 'perpsim replay reader sources: ' };
+export const READER: BundleKind = { prefix: 'perpsim-replay-reader-', mark: 'perpsim replay reader sources: ' };
 
 /**
  * The replay's reader thread bundled to one JavaScript file (in a checkout, where the thread
