@@ -10,7 +10,9 @@ import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
 import type { L2Replayer } from '../replay/l2/l2-replayer.ts';
-import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
+import { buildRequestedRun, replayErrorLine, type ReplayRequest } from './replay-flags.ts';
+import { ReplayError } from '../replay/replay-error.ts';
+import { UsageError } from './usage-error.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
 export interface RunRequest {
@@ -78,8 +80,8 @@ export async function executeRun(request: RunRequest, progressOut: ProgressStrea
   return runBuilt(scenario, sim, request, progressOut, built.replayer);
 }
 
-/** Runs a built simulation headless, writing the event log and summary. */
-function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream, replayer: L2Replayer | undefined): { summary: RunSummary; outDir: string; simNs: bigint } {
+/** Runs a built simulation headless, writing the event log and summary. @internal Exported for its test. */
+export function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream, replayer: L2Replayer | undefined): { summary: RunSummary; outDir: string; simNs: bigint } {
   const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
@@ -101,6 +103,10 @@ function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, prog
     });
     runInSlices(sim, new Progress(progressOut, sim.startNs, sim.endNs, `perpsim run ${scenario.name}`), replayer);
     recorder.flush();
+  } catch (e) {
+    // The span pass read every recording before the run; one changed or cut since fails here.
+    if (e instanceof ReplayError) throw new UsageError(`replay failed at ${formatTimestampNs(sim.clock.nowNs)} of the run (the event log in ${outDir} stops there): ${replayErrorLine(e)}`);
+    throw e;
   } finally {
     closed = writer.close();
   }
