@@ -40,6 +40,10 @@ export class ClockDriver {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private running = false;
+  /** The error an event threw while the driver ran the clock (a recording gone bad mid-run); the clock then stays where it stopped. */
+  failure: Error | undefined;
+  /** Told once when running the clock throws (`perpsim serve` stops serving); without it the error is thrown on. */
+  onFailure: ((err: Error) => void) | undefined;
   /** The advance in progress (advances queue behind it); pacing waits while it runs. */
   private advancing: Promise<void> | undefined;
 
@@ -155,8 +159,22 @@ export class ClockDriver {
   }
 
   private runTo(targetNs: bigint): void {
-    this.clock.runUntil(targetNs);
+    if (this.failure !== undefined) return;
+    try {
+      this.clock.runUntil(targetNs);
+    } catch (e) {
+      return this.fail(e as Error);
+    }
     this.options.afterRun?.();
+  }
+
+  /** An event threw: the clock stops for good (its state past that event is not to be trusted), and the owner is told. */
+  private fail(err: Error): void {
+    this.failure = err;
+    this.stop();
+    this.paused = true;
+    if (this.onFailure === undefined) throw err;
+    this.onFailure(err);
   }
 
   /**
@@ -164,6 +182,16 @@ export class ClockDriver {
    * reached (the clock then stands at it).
    */
   private runSlice(targetNs: bigint): boolean {
+    if (this.failure !== undefined) return true;
+    try {
+      return this.runSliceOf(targetNs);
+    } catch (e) {
+      this.fail(e as Error);
+      return true;
+    }
+  }
+
+  private runSliceOf(targetNs: bigint): boolean {
     const endMs = performance.now() + ADVANCE_SLICE_MS;
     let reached = false;
     for (let n = 0; ; n++) {
@@ -206,7 +234,7 @@ export class ClockDriver {
     const next = this.clock.nextEventNs();
     const target = (next ?? this.clock.nowNs) + MAX_SLICE_NS;
     this.runTo(target);
-    this.immediate = setImmediate(() => this.maxSlice());
+    if (this.running) this.immediate = setImmediate(() => this.maxSlice()); // not after a failure stopped the driver
   }
 }
 

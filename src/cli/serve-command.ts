@@ -6,7 +6,9 @@ import type { Scenario } from '../scenario/schema.ts';
 import { checkBind } from './bind-safety.ts';
 import { exchangeForDataDir } from './data-dir.ts';
 import { DEFAULT_SNAPSHOT_POLICY, type SnapshotPolicy } from '../api/journal/snapshotter.ts';
-import { buildRequestedRun, type ReplayRequest } from './replay-flags.ts';
+import { buildRequestedRun, replayErrorLine, type ReplayRequest } from './replay-flags.ts';
+import { ReplayError } from '../replay/replay-error.ts';
+import { formatTimestampNs } from '../core/time.ts';
 import { prepareOutFile } from './out-path.ts';
 import { announcement, writePortFile } from './serve-announce.ts';
 import type { ProgressStream } from './progress.ts';
@@ -110,20 +112,30 @@ export async function serveCommand(request: ServeRequest): Promise<number> {
   if (request.portFile !== undefined) writePortFile(request.portFile, serving.server.port);
   if (request.json === true) process.stdout.write(`${serving.json}\n`);
   say(serving.banner);
-  const failed = await new Promise<boolean>((resolve) => {
+  // The exit code when the server stops by itself: 1 after a journal failure, 2 when a recording
+  // turned bad mid-run (bad input), 1 for any other error an event threw.
+  const failed = await new Promise<number | undefined>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop); // a second signal now kills the process the default way
       say(`perpsim serve: ${signal}, closing\n`);
-      resolve(false);
+      resolve(undefined);
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     // A failed journal write or sync has already stopped the server (it said why on stderr).
-    void serving.server.failed.then(() => resolve(true));
+    void serving.server.failed.then(() => resolve(1));
+    // An event that threw while the clock ran (a recording changed or cut after the span pass
+    // read it) stopped the clock there: say so in one line and stop serving.
+    const driver = serving.exchange.driver;
+    driver.onFailure = (err) => {
+      const line = err instanceof ReplayError ? `replay failed at ${formatTimestampNs(serving.exchange.clock.nowNs)}: ${replayErrorLine(err)}` : `the simulation stopped at ${formatTimestampNs(serving.exchange.clock.nowNs)}: ${replayErrorLine(err)}`;
+      process.stderr.write(`perpsim serve: ${line}; stopped serving\n`);
+      resolve(err instanceof ReplayError ? 2 : 1);
+    };
   });
   await serving.close();
-  if (failed) return 1;
+  if (failed !== undefined) return failed;
   if (request.portFile !== undefined) rmSync(request.portFile, { force: true }); // a stale port file would point at nothing
   say('perpsim serve: stopped\n');
   return 0;

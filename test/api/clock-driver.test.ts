@@ -48,3 +48,37 @@ describe('ClockDriver before start()', () => {
     expect(clock.nowNs).toBe(START_NS);
   });
 });
+
+describe('ClockDriver when an event throws', () => {
+  it('stops the clock where the event threw, tells its owner once, and runs nothing after (pacing, advances)', async () => {
+    const { wall, clock, driver } = setup({ speed: 1 });
+    const ran: bigint[] = [];
+    clock.scheduleAt(START_NS + SEC, () => ran.push(clock.nowNs));
+    clock.scheduleAt(START_NS + 2n * SEC, () => {
+      throw new Error('recording went bad');
+    });
+    clock.scheduleAt(START_NS + 3n * SEC, () => ran.push(clock.nowNs));
+    const told: string[] = [];
+    driver.onFailure = (err) => told.push(err.message);
+    wall.ms += 5000;
+    driver.sync();
+    expect(told).toEqual(['recording went bad']);
+    expect(ran).toEqual([START_NS + SEC]);
+    expect(clock.nowNs).toBe(START_NS + 2n * SEC);
+    wall.ms += 5000;
+    driver.sync();
+    driver.advance(10);
+    await driver.advanceInSlices(10);
+    expect(ran).toEqual([START_NS + SEC]); // the event after it never runs
+    expect(told).toHaveLength(1);
+    expect(driver.failure?.message).toBe('recording went bad');
+  });
+
+  it('throws the error on when nobody listens (in-process callers see it)', () => {
+    const { clock, driver } = setup({ manual: true });
+    clock.scheduleAt(START_NS + SEC, () => {
+      throw new Error('bad event');
+    });
+    expect(() => driver.advance(2)).toThrow('bad event');
+  });
+});
