@@ -1,6 +1,6 @@
 /**
  * Websocket order entry against one server alone, for profiling and for before/after CPU time:
- * `node --import tsx bench/wire/profile-orders.ts [perpsim|perpsim+journal|ws-floor] [passes] [sockets]` runs the
+ * `node --import tsx bench/wire/profile-orders.ts [perpsim|perpsim+journal|ws-floor] [passes] [sockets] [in flight]` runs the
  * `wire.ws.orders` load (100k orders, 256 in flight, a crossing buy/sell pair) `passes` times on
  * that server and prints the server's CPU per order of each pass. The client is the wire bench's
  * child process, so under `node --cpu-prof` (of an esbuild bundle, so lines map to source) the
@@ -28,7 +28,7 @@ let ordersDone = 0;
 for (let i = 0; i < passes; i++) {
   const { result, serverCpuUs } = await rig.load<WsOrderResult>({
     op: 'orders',
-    load: { url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, orders, count: COUNT, depth: 256 },
+    load: { url: `${rig.wsUrl}/orders`, user: 'alice', token: rig.token, orders, count: COUNT, depth: Number(process.argv[5] ?? 256) },
   });
   cpu.push(serverCpuUs / result.orders);
   ordersDone += result.orders;
