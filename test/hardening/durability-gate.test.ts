@@ -87,6 +87,21 @@ function frames(ws: TestSocket): () => number {
   return () => n;
 }
 
+/** console.error silenced and recorded for the test (restored after it). */
+function quietErrors() {
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  cleanups.push(() => errors.mockRestore());
+  return errors;
+}
+
+/** Real writes and syncs, except that while `failing()` a sync fails with EIO after `delayMs`. */
+function failingSyncs(failing: () => boolean, delayMs: number): JournalIo {
+  return {
+    write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
+    fdatasync: (fd, done) => (failing() ? setTimeout(() => done(new Error('EIO: injected')), delayMs) : fdatasync(fd, done)),
+  };
+}
+
 const until = async (cond: () => boolean): Promise<void> => {
   for (let i = 0; i < 400 && !cond(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
   expect(cond()).toBe(true);
@@ -167,13 +182,9 @@ describe('the durability gate', () => {
   });
 
   it('acknowledges nothing when a sync fails: the server stops serving, and says why, once', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    cleanups.push(() => errors.mockRestore());
+    const errors = quietErrors();
     let failing = false;
-    const io: JournalIo = {
-      write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
-      fdatasync: (fd, done) => (failing ? setImmediate(() => done(new Error('EIO: injected'))) : fdatasync(fd, done)),
-    };
+    const io = failingSyncs(() => failing, 0);
     const s = await serve(io);
     const alice = await orderSocket(s, 'alice');
     const token = await s.token('alice');
@@ -203,14 +214,9 @@ describe('the durability gate', () => {
   });
 
   it('refuses quietly while it closes after a failed sync: requests meanwhile get no answer and print no stack trace', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    cleanups.push(() => errors.mockRestore());
+    const errors = quietErrors();
     let failing = false;
-    const io: JournalIo = {
-      write: (fd, bytes, length, position) => writeSync(fd, bytes, 0, length, position),
-      // the failing sync takes 30 ms, so requests keep arriving before and after it fails
-      fdatasync: (fd, done) => (failing ? setTimeout(() => done(new Error('EIO: injected')), 30) : fdatasync(fd, done)),
-    };
+    const io = failingSyncs(() => failing, 30); // the failing sync takes 30 ms, so requests keep arriving before and after it fails
     const s = await serve(io);
     const alice = await orderSocket(s, 'alice');
     const token = await s.token('alice');
