@@ -8,7 +8,10 @@
  *
  * Cases, each in a child process of its own (so RSS is the case's), alternated round by round:
  * - `reader`: the reader alone, normalized records counted as `perpsim convert` counts them
- *   (`openMarketSources`, every chunk) — the floor each replay is compared with;
+ *   (`openMarketSources`) — the floor each replay is compared with. It reads the road the replay
+ *   reads: a source's column batches when it has them (a raw Binance capture, its book tickers
+ *   for their times, as an L2 replay reads them), else its records;
+ *   `PERPSIM_READER_ROAD=records` times the record road instead (what `convert` reads);
  * - `nothing`: `runBacktest` of a strategy that does nothing on a `--replay` scenario of the
  *   file (span pass, build and the streamed run: what `perpsim backtest --replay` does);
  * - `mm`: the same with examples/market-maker.ts quoting the replayed symbol.
@@ -45,8 +48,10 @@ async function child(mode: string, file: string): Promise<Pass> {
   let hash: string | undefined;
   if (mode === 'reader') {
     const { openMarketSources } = await import('../src/replay/market-sources.ts');
-    const [source] = await openMarketSources([file], undefined, { tickSize: '0.1', lotSize: '0.001' });
-    for await (const chunk of source!.records.chunks()) records += chunk.length;
+    const road = process.env.PERPSIM_READER_ROAD ?? 'columns';
+    const [source] = await openMarketSources([file], undefined, { tickSize: '0.1', lotSize: '0.001', ...(road === 'columns' ? { quotesBesideBookUnused: true } : {}) });
+    if (road === 'columns' && source!.batches !== undefined) for await (const batch of source!.batches()) records += batch.length;
+    else for await (const chunk of source!.records.chunks()) records += chunk.length;
   } else {
     const { replayScenario } = await import('../src/replay/l2/replay-scenario.ts');
     const { runBacktest } = await import('../src/backtest/runner.ts');
