@@ -129,8 +129,8 @@ export async function serveCommand(request: ServeRequest): Promise<number> {
     // read it) stopped the clock there: say so in one line and stop serving.
     const driver = serving.exchange.driver;
     driver.onFailure = (err) => {
-      const line = err instanceof ReplayError ? `replay failed at ${formatTimestampNs(serving.exchange.clock.nowNs)}: ${replayErrorLine(err)}` : `the simulation stopped at ${formatTimestampNs(serving.exchange.clock.nowNs)}: ${replayErrorLine(err)}`;
-      process.stderr.write(`perpsim serve: ${line}; stopped serving\n`);
+      const what = err instanceof ReplayError ? 'replay failed' : 'the simulation stopped';
+      process.stderr.write(`perpsim serve: ${what} at ${formatTimestampNs(serving.exchange.clock.nowNs)}: ${replayErrorLine(err)}; stopped serving\n`);
       resolve(err instanceof ReplayError ? 2 : 1);
     };
   });
