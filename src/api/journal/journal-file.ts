@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { JournalEntry, JournalHeader } from './entries.ts';
 import { JOURNAL_FILE } from './journal-read.ts';
 import { JournalStoppedError, type OutputGate } from './output-gate.ts';
+import { HeldOutput } from './held-output.ts';
 
 /**
  * The two system calls of a group commit. Tests replace them to hold a sync or make one fail;
@@ -65,10 +66,8 @@ export class JournalFile implements OutputGate {
   private synced = 0;
   private syncing = false;
   private scheduled = false;
-  /** Output held until writes up to `waitUpTo[i]` are synced, released in order from `waitHead`. */
-  private waitUpTo: number[] = [];
-  private waitRelease: (() => void)[] = [];
-  private waitHead = 0;
+  /** Output held until the write covering it is synced. */
+  private readonly held = new HeldOutput();
   /** The promise {@link durable} hands out for the group `durableUpTo` (one per group, not per request). */
   private durablePromise: Promise<void> | undefined;
   private durableUpTo = 0;
@@ -84,13 +83,13 @@ export class JournalFile implements OutputGate {
   /** Completed syncs: their wall latency (ns) and how many entries each covered (the bench reads these). */
   readonly syncStats = { count: 0, entries: 0, latenciesNs: [] as number[] };
 
+  /** The file's length: the entries' bytes, then zeros written ahead. */
+  private allocated: number;
+
   /**
    * @param entries Entries already in the file (after the header).
    * @param bytes The file's length (complete lines only).
    */
-  /** The file's length: the entries' bytes, then zeros written ahead. */
-  private allocated: number;
-
   private constructor(
     private readonly fd: number,
     public entries: number,
@@ -178,8 +177,7 @@ export class JournalFile implements OutputGate {
     if (this.failure !== undefined) return;
     const upTo = this.coveringWrite;
     if (upTo <= this.synced) return release();
-    this.waitUpTo.push(upTo);
-    this.waitRelease.push(release);
+    this.held.add(upTo, release);
   }
 
   /** The number of the write whose sync makes everything added so far durable (the next one while entries are pending). */
@@ -273,28 +271,14 @@ export class JournalFile implements OutputGate {
   /** Releases, in order, all output held for writes up to `upTo`. */
   private markSynced(upTo: number): void {
     if (upTo > this.synced) this.synced = upTo;
-    const upTos = this.waitUpTo;
-    let i = this.waitHead;
-    while (i < upTos.length && upTos[i]! <= this.synced) {
-      const release = this.waitRelease[i]!;
-      this.waitHead = ++i;
-      release();
-    }
-    if (this.waitHead === upTos.length || this.waitHead > 4096) {
-      // under steady load the list never empties: drop the released prefix now and then
-      upTos.splice(0, this.waitHead);
-      this.waitRelease.splice(0, this.waitHead);
-      this.waitHead = 0;
-    }
+    this.held.releaseUpTo(this.synced);
   }
 
   /** The journal stops: nothing held is released, nothing more is accepted; the server is told. */
   private fail(err: Error): void {
     if (this.failure !== undefined) return;
     this.failure = err;
-    this.waitUpTo = [];
-    this.waitRelease = [];
-    this.waitHead = 0;
+    this.held.drop();
     this.pendingEnd = 0;
     this.pendingCount = 0;
     this.onFailure?.(err);
