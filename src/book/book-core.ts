@@ -29,7 +29,8 @@ export const enum LevelRec {
   Queued = 1,
   Count = 2,
   Side = 3,
-  Stride = 4,
+  Ext = 4,
+  Stride = 8,
 }
 /** The price → level cache of `SideLevels` (`K.CacheSize` of `side-levels.ts`). */
 export const enum SideCache {
@@ -52,6 +53,11 @@ export type SelfTradePolicy = 'allow' | 'cancel-resting';
 export interface OrderBookOptions {
   /** Default `allow`: the venue does not document self-trade prevention (decisions.md). */
   selfTrade?: SelfTradePolicy;
+  /**
+   * The owner id recorded (external) quantity shows as a maker or taker; default -1. Recorded
+   * quantity never self-trades: give it an id no account has.
+   */
+  externalOwner?: number;
 }
 
 /**
@@ -60,17 +66,25 @@ export interface OrderBookOptions {
  * (`order-book.ts`) because this is the code that has to be fast; see `OrderBook` for the
  * layout. Malformed commands (non-integer prices, duplicate ids) are caller bugs and throw.
  */
-export class BookCore {
+export abstract class BookCore {
   protected readonly orders = new OrderSlots();
   protected readonly levels = new LevelSlots();
   protected readonly bids = new SideLevels();
   protected readonly asks = new SideLevels();
   protected readonly ids = new IdIndex();
-  private readonly cancelSelfTrades: boolean;
+  protected readonly cancelSelfTrades: boolean;
+  protected readonly externalOwner: number;
 
   constructor(options: OrderBookOptions = {}) {
     this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
+    this.externalOwner = smi(options.externalOwner ?? -1);
   }
+
+  /**
+   * Fills the taker against a level that holds recorded quantity: the orders ahead of it, it,
+   * then the orders behind it (`book-external.ts`). Returns the lots left unfilled.
+   */
+  protected abstract matchRecordedLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number;
 
   /**
    * `OrderBook.place`, with the outcomes appended to `out` as records. Resting is written in
@@ -160,7 +174,8 @@ export class BookCore {
     const rec = levels.rec;
     const b = level * LevelRec.Stride;
     const live = --rec[b + LevelRec.Count]!;
-    if (live === 0) this.removeLevel(level);
+    // A level with recorded quantity stays when its last order goes.
+    if (live === 0 && rec[b + LevelRec.Ext] === Mark.None) this.removeLevel(level);
     else if (rec[b + LevelRec.Queued]! > 2 * live + 16) levels.compact(level, orders);
     out.canceled(smi(orderId), qtyLots, CancelCode.Requested);
   }
@@ -186,47 +201,16 @@ export class BookCore {
     out.reduced(orders.field(o, Rec.Id), smi(byLots), smi(remainingLots));
   }
 
-  /**
-   * Gives the last order of its level's queue a new id and more lots, in place: the same book
-   * as placing `newId` at its price with `qtyLots` and then canceling it (it was last and stays
-   * last), without a new record, a level lookup or a match. For recorded liquidity, whose one
-   * order a level is restated on each recorded increase (src/venue/external-liquidity.ts).
-   * False, and nothing changed, when a live order is behind it.
-   */
-  raiseLast(orderId: number, newId: number, qtyLots: number): boolean {
-    const o = this.ids.get(orderId);
-    if (o === Mark.None) return false;
-    const orders = this.orders;
-    const openLots = orders.field(o, Rec.Qty);
-    if (!Number.isSafeInteger(qtyLots) || qtyLots <= openLots) throw new RangeError(`raise order ${orderId} to ${qtyLots}: must be an integer above its ${openLots} lots`);
-    const levels = this.levels;
-    const data = orders.data;
-    const level = data[o + Rec.Level]!;
-    // Last among the live: canceled entries (quantity 0) may follow it in the ring.
-    const ring = levels.ring[level]!;
-    const mask = ring.length - 1;
-    const b = level * LevelRec.Stride;
-    let at = levels.rec[b + LevelRec.Head]! + levels.rec[b + LevelRec.Queued]! - 1;
-    while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
-    if (ring[at & mask] !== o) return false;
-    const id = smi(newId);
-    if (!this.ids.absent(id)) throw new RangeError(`order ${id} is already on the book`);
-    this.ids.take(orderId);
-    this.ids.add(id, o);
-    orders.setField(o, Rec.Id, id);
-    orders.setField(o, Rec.Qty, qtyLots);
-    levels.total[level] = smi(levels.total[level]! + (qtyLots - openLots));
-    return true;
-  }
-
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
-  private match(takerId: number, takerOwnerId: number, sideCode: number, crossKey: number, qtyLots: number, out: BookEvents): number {
+  protected match(takerId: number, takerOwnerId: number, sideCode: number, crossKey: number, qtyLots: number, out: BookEvents): number {
     const side = sideCode === SideCode.Buy ? this.asks : this.bids;
     let remaining = qtyLots;
     while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
       const level = side.levels[side.length - 1]!;
       remaining = this.matchLevel(level, takerId, takerOwnerId, sideCode, remaining, out);
-      if (this.levels.rec[level * LevelRec.Stride + LevelRec.Count] === 0) {
+      const b = level * LevelRec.Stride;
+      const rec = this.levels.rec;
+      if (rec[b + LevelRec.Count] === 0 && rec[b + LevelRec.Ext] === Mark.None) {
         side.pop();
         this.freeLevel(level);
       }
@@ -235,15 +219,17 @@ export class BookCore {
   }
 
   /** Fills the taker against one level's queue, oldest first; returns the lots left unfilled. */
-  private matchLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
+  protected matchLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
     const levels = this.levels;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    // Recorded quantity takes its own path: one load a level tells, none an order.
+    if (rec[b + LevelRec.Ext] !== Mark.None) return this.matchRecordedLevel(level, takerId, takerOwnerId, takerSideCode, qtyLots, out);
     const orders = this.orders;
     const data = orders.data; // matching never allocates, so `data` stays current
     const priceTicks = levels.price[level]!;
     const ring = levels.ring[level]!;
     const mask = ring.length - 1;
-    const rec = levels.rec;
-    const b = level * LevelRec.Stride;
     let head = rec[b + LevelRec.Head]!;
     let queued = rec[b + LevelRec.Queued]!;
     let live = rec[b + LevelRec.Count]!;
@@ -291,8 +277,8 @@ export class BookCore {
     return remaining;
   }
 
-  /** Takes a level whose last live order was canceled off its side, and frees it. */
-  private removeLevel(level: number): void {
+  /** Takes a level whose last live order (or recorded quantity) went off its side, and frees it. */
+  protected removeLevel(level: number): void {
     const priceTicks = this.levels.price[level]!;
     if (this.levels.rec[level * LevelRec.Stride + LevelRec.Side] === SideCode.Buy) this.bids.remove(priceTicks);
     else this.asks.remove(-priceTicks);

@@ -1,6 +1,8 @@
 /**
  * Read-only views of the book's storage: L1/L2/L3 and the state hash. Kept apart from the
  * matching code, which is the part that has to be fast; these build plain objects for callers.
+ * A level's recorded quantity shows as an order (its id, the external owner `extOwner`) at its
+ * queue place (see `book-external.ts`); level totals include it.
  */
 import type { Fnv1a64 } from '../core/hash.ts';
 import type { L3LevelView, LevelView } from './events.ts';
@@ -42,7 +44,7 @@ export function sideL2Into(levels: LevelSlots, side: SideLevels, priceTicks: Flo
   return n;
 }
 
-/** Like `sideL2`, with each level's orders in queue order. */
+/** Like `sideL2`, with each level's orders (and recorded quantity) in queue order. */
 export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots, depth: number): L3LevelView[] {
   const n = Math.min(side.length, depth);
   const view: L3LevelView[] = new Array(n);
@@ -51,31 +53,50 @@ export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots,
   for (let i = 0; i < n; i++) {
     const level = side.levels[side.length - 1 - i]!;
     const queue: { orderId: number; qtyLots: number }[] = [];
-    forEachLive(levels, level, data, (o) => queue.push({ orderId: orders.field(o, O_ID), qtyLots: orders.field(o, O_QTY) }));
+    forEachLive(
+      levels,
+      level,
+      data,
+      (o) => queue.push({ orderId: orders.field(o, O_ID), qtyLots: orders.field(o, O_QTY) }),
+      () => queue.push({ orderId: levels.extId[level]!, qtyLots: levels.extLots[level]! }),
+    );
     view[i] = { priceTicks: price[level]!, qtyLots: total[level]!, orders: queue };
   }
   return view;
 }
 
-/** One level's live orders in queue order, with owners. */
-export function levelQueue(levels: LevelSlots, level: number, orders: OrderSlots): { orderId: number; ownerId: number; qtyLots: number }[] {
+/** One level's live orders (and recorded quantity, owned by `extOwner`) in queue order, with owners. */
+export function levelQueue(levels: LevelSlots, level: number, orders: OrderSlots, extOwner: number): { orderId: number; ownerId: number; qtyLots: number }[] {
   const data = orders.data;
   const queue: { orderId: number; ownerId: number; qtyLots: number }[] = [];
-  forEachLive(levels, level, data, (o) =>
-    queue.push({ orderId: orders.field(o, O_ID), ownerId: orders.field(o, O_OWNER), qtyLots: orders.field(o, O_QTY) }),
+  forEachLive(
+    levels,
+    level,
+    data,
+    (o) => queue.push({ orderId: orders.field(o, O_ID), ownerId: orders.field(o, O_OWNER), qtyLots: orders.field(o, O_QTY) }),
+    () => queue.push({ orderId: levels.extId[level]!, ownerId: extOwner, qtyLots: levels.extLots[level]! }),
   );
   return queue;
 }
 
-/** Feeds a side's levels, best first, and each level's queue into `h` (the `stateHash` format). */
-export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: SideLevels, orders: OrderSlots): void {
+/**
+ * Feeds a side's levels, best first, and each level's queue into `h` (the `stateHash` format):
+ * recorded quantity hashes as the order of `extOwner` it stands for.
+ */
+export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: SideLevels, orders: OrderSlots, extOwner: number): void {
   const { price, total } = levels;
   const data = orders.data;
   h.update(name);
   for (let i = side.length - 1; i >= 0; i--) {
     const level = side.levels[i]!;
     h.update(`${price[level]!}:${total[level]!}`);
-    forEachLive(levels, level, data, (o) => h.update(`${orders.field(o, O_ID)}/${orders.field(o, O_OWNER)}/${orders.field(o, O_QTY)}`));
+    forEachLive(
+      levels,
+      level,
+      data,
+      (o) => h.update(`${orders.field(o, O_ID)}/${orders.field(o, O_OWNER)}/${orders.field(o, O_QTY)}`),
+      () => h.update(`${levels.extId[level]!}/${extOwner}/${levels.extLots[level]!}`),
+    );
   }
 }
 
@@ -87,14 +108,20 @@ export function sideLots(levels: LevelSlots, side: SideLevels, sum: number): num
   return sum;
 }
 
-/** Calls `fn` with each live order of a level (canceled entries skipped), oldest first. */
-function forEachLive(levels: LevelSlots, level: number, data: Int32Array, fn: (o: number) => void): void {
+/**
+ * Calls `fn` with each live order of a level (canceled entries skipped), oldest first, and
+ * `ext` at the recorded quantity's place when the level has some.
+ */
+function forEachLive(levels: LevelSlots, level: number, data: Int32Array, fn: (o: number) => void, ext: () => void): void {
   const ring = levels.ring[level]!;
   const mask = ring.length - 1;
   const start = levels.rec[level * Lv.Stride + Lv.Head]!;
   const n = levels.rec[level * Lv.Stride + Lv.Queued]!;
+  const extAt = levels.rec[level * Lv.Stride + Lv.Ext]!;
   for (let k = 0; k < n; k++) {
+    if (k === extAt) ext();
     const o = ring[(start + k) & mask]!;
     if (data[o + O_QTY] !== 0) fn(o);
   }
+  if (extAt === n) ext();
 }

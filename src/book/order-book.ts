@@ -2,12 +2,14 @@ import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
 import { BookEvents } from './book-events.ts';
-import { BookCore, type OrderBookOptions } from './book-core.ts';
+import type { OrderBookOptions } from './book-core.ts';
+import { BookExternal, type QueueEntry } from './book-external.ts';
 import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { NONE, O_QTY } from './order-slots.ts';
 import type { SideLevels } from './side-levels.ts';
 
 export type { OrderBookOptions, SelfTradePolicy } from './book-core.ts';
+export type { QueueEntry } from './book-external.ts';
 
 /**
  * One instrument's limit order book with price-time priority, in integer ticks and lots.
@@ -26,8 +28,12 @@ export type { OrderBookOptions, SelfTradePolicy } from './book-core.ts';
  * `place` / `cancel` / `reduce` return the same outcomes as `BookEvent` values. Business
  * outcomes are events, while malformed commands (non-integer prices, duplicate ids) are caller
  * bugs and throw.
+ *
+ * Recorded (replayed) liquidity is a per-level lot total with a queue place, not an order:
+ * `setExternalInto` / `externalLots` / `restoreLevelInto` (see `book-external.ts`); every view
+ * shows it as an order of the external owner at its place.
  */
-export class OrderBook extends BookCore {
+export class OrderBook extends BookExternal {
   /** Scratch buffer behind the value-returning commands. */
   private readonly scratch = new BookEvents();
 
@@ -35,7 +41,7 @@ export class OrderBook extends BookCore {
     super(options);
   }
 
-  /** Number of resting orders. */
+  /** Number of resting orders (recorded quantity is not an order). */
   get orderCount(): number {
     return this.ids.size;
   }
@@ -50,19 +56,20 @@ export class OrderBook extends BookCore {
     return this.bestTicks(this.asks);
   }
 
-  /** Total lots resting at one price on one side (0 when there is no level). For overflow checks. */
+  /** Total lots resting at one price on one side, recorded included (0 when there is no level). For overflow checks. */
   levelLots(side: Side, priceTicks: number): number {
-    const level = side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
+    const level = this.levelAt(side, priceTicks);
     return level === NONE ? 0 : this.levels.total[level]!;
   }
 
   /**
-   * The live orders of one level in queue order, with their owners (empty when there is no
-   * level). For the venue's undo of a failed command, which rebuilds levels from these.
+   * The live orders of one level in queue order, with their owners, the recorded quantity as an
+   * entry of the external owner at its place (empty when there is no level). For the venue's
+   * undo of a failed command, which rebuilds levels from these (`restoreLevelInto`).
    */
-  levelQueue(side: Side, priceTicks: number): { orderId: number; ownerId: number; qtyLots: number }[] {
-    const level = side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
-    return level === NONE ? [] : levelQueue(this.levels, level, this.orders);
+  levelQueue(side: Side, priceTicks: number): QueueEntry[] {
+    const level = this.levelAt(side, priceTicks);
+    return level === NONE ? [] : levelQueue(this.levels, level, this.orders, this.externalOwner);
   }
 
   /** True when an order with this id rests on the book. */
@@ -147,8 +154,8 @@ export class OrderBook extends BookCore {
   /** Hash of the full book content (levels, queue order, ids, owners, quantities). */
   stateHash(): string {
     const h = new Fnv1a64();
-    hashSide(h, 'B', this.levels, this.bids, this.orders);
-    hashSide(h, 'S', this.levels, this.asks, this.orders);
+    hashSide(h, 'B', this.levels, this.bids, this.orders, this.externalOwner);
+    hashSide(h, 'S', this.levels, this.asks, this.orders, this.externalOwner);
     return h.hex();
   }
 

@@ -42,15 +42,26 @@ export const enum Lv {
   Count = 2,
   /** The level's side: 0 bid, 1 ask (the book's side codes). */
   Side = 3,
-  Stride = 4,
+  /**
+   * The queue place of the level's recorded (external) quantity: how many ring entries, live or
+   * canceled, are ahead of it (`Queued` when it is last); `None` when the level has none. In the
+   * same line as the fields every command reads, so a level without it costs one load to tell.
+   */
+  Ext = 4,
+  /** Eight, not five: a record never straddles a cache line. */
+  Stride = 8,
 }
 
 /** Level records. Fields are public for the book's hot loops. */
 export class LevelSlots {
   /** Price, ticks. */
   readonly price = zeros(K.InitialLevels);
-  /** Open lots of the live orders at the level. */
+  /** Open lots of the live orders at the level, and of its recorded quantity. */
   readonly total = zeros(K.InitialLevels);
+  /** Recorded (external) lots at the level; read only while `Ext` is not None. */
+  readonly extLots = zeros(K.InitialLevels);
+  /** The id the recorded quantity shows as a maker and in views (any number). */
+  readonly extId = zeros(K.InitialLevels);
   /** The int32 fields of each level (see `Lv`). Replaced (grown) by `allocate`. */
   rec = new Int32Array(K.InitialLevels * Lv.Stride);
   /** Per level, a ring (power-of-two length) of order references, oldest first. */
@@ -77,6 +88,7 @@ export class LevelSlots {
     rec[b + Lv.Queued] = 0;
     rec[b + Lv.Count] = 0;
     rec[b + Lv.Side] = sideCode;
+    rec[b + Lv.Ext] = K.None;
     return slot;
   }
 
@@ -99,14 +111,17 @@ export class LevelSlots {
     const b = level * Lv.Stride;
     const start = rec[b + Lv.Head]!;
     const n = rec[b + Lv.Queued]!;
+    const ext = rec[b + Lv.Ext]!;
     let kept = 0;
     // Live entries move towards the head, never past an entry not yet read, so one pass in
-    // place suffices.
+    // place suffices. The recorded quantity keeps its place among the live ones.
     for (let k = 0; k < n; k++) {
+      if (k === ext) rec[b + Lv.Ext] = kept;
       const o = ring[(start + k) & mask]!;
       if (data[o + K.Qty] === 0) orders.release(o);
       else ring[(start + kept++) & mask] = o;
     }
+    if (ext === n) rec[b + Lv.Ext] = kept;
     rec[b + Lv.Queued] = kept;
   }
 
@@ -131,6 +146,8 @@ export class LevelSlots {
     const capacity = this.highWater * 2;
     growNumbers(this.price, capacity);
     growNumbers(this.total, capacity);
+    growNumbers(this.extLots, capacity);
+    growNumbers(this.extId, capacity);
     this.rec = growI32(this.rec, capacity * Lv.Stride);
   }
 }

@@ -23,7 +23,7 @@ describe('the record layout the matching engine writes', () => {
   });
 
   it('is the level record layout of LevelSlots, with the side codes BookEvents reads', () => {
-    expect([LevelRec.Head, LevelRec.Queued, LevelRec.Count, LevelRec.Side, LevelRec.Stride]).toEqual([Lv.Head, Lv.Queued, Lv.Count, Lv.Side, Lv.Stride]);
+    expect([LevelRec.Head, LevelRec.Queued, LevelRec.Count, LevelRec.Side, LevelRec.Ext, LevelRec.Stride]).toEqual([Lv.Head, Lv.Queued, Lv.Count, Lv.Side, Lv.Ext, Lv.Stride]);
     expect([SideCode.Buy, SideCode.Sell]).toEqual([events.sideCode('B'), events.sideCode('S')]);
   });
 

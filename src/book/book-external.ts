@@ -1,0 +1,267 @@
+import type { Side } from '../core/types.ts';
+import type { BookEvents } from './book-events.ts';
+import { BookCore, CancelCode, LevelRec, Mark, Rec, SideCode } from './book-core.ts';
+import { smi } from './order-slots.ts';
+import type { SideLevels } from './side-levels.ts';
+
+/** One entry of a level's queue: an order, or the recorded quantity (owner: the external owner). */
+export interface QueueEntry {
+  orderId: number;
+  ownerId: number;
+  qtyLots: number;
+}
+
+/**
+ * Recorded (external, replayed L2) quantity as a per-level lot total inside the book's level
+ * records, and the matching that walks it.
+ *
+ * Why not one book order per recorded level (the design before): a recorded level change was
+ * then an order's cancel, re-queue or in-place raise, each paying the id index, an order
+ * record and a price → id map beside the book, ~75% of a replay's time. Here the level record
+ * holds the recorded lots (`LevelSlots.extLots`, included in `total`), the id it shows
+ * (`extId`) and its queue place (`Lv.Ext`: ring entries ahead of it), so a change finds the
+ * level by price and stores a number. A level may hold recorded lots and no order.
+ *
+ * Observably it is that one order, exactly (`test/book/external-oracle.test.ts` drives both):
+ * a decrease keeps its queue place; an increase goes behind every order there now with the
+ * caller's new id; an increase at a new price that crosses account orders first trades with
+ * them at their prices as the aggressor (taker: the new id and the external owner); an account
+ * taker meets it in queue order, and a trade against it shows makerId = its id, makerOwnerId =
+ * the external owner (`OrderBookOptions.externalOwner`), makerRemainingLots = what is left.
+ * Views and the state hash show it as that order at its place. It is not an order for
+ * `orderCount`, `has`, `openLots`, `cancel` or `reduce`: `setExternalInto` alone changes it.
+ */
+export abstract class BookExternal extends BookCore {
+  /** Recorded lots at a level (0 when none). */
+  externalLots(side: Side, priceTicks: number): number {
+    const level = this.levelAt(side, priceTicks);
+    return level === Mark.None || this.levels.rec[level * LevelRec.Stride + LevelRec.Ext] === Mark.None ? 0 : this.levels.extLots[level]!;
+  }
+
+  /** The id the recorded quantity at a level shows, or undefined when it has none. */
+  externalIdAt(side: Side, priceTicks: number): number | undefined {
+    const level = this.levelAt(side, priceTicks);
+    return level === Mark.None || this.levels.rec[level * LevelRec.Stride + LevelRec.Ext] === Mark.None ? undefined : this.levels.extId[level]!;
+  }
+
+  /**
+   * Sets the recorded quantity at one level to `qtyLots` (0 removes it; a level left with no
+   * order goes). A decrease keeps its queue place; an increase goes to the back with the id
+   * `externalId` (unused otherwise), after trading with the opposite account orders it crosses
+   * (their trades are appended to `out`; nothing else is). Opposite recorded quantity it would
+   * cross must be removed first (the recording has moved past it): a RangeError, nothing changed.
+   */
+  setExternalInto(side: Side, priceTicks: number, qtyLots: number, externalId: number, out: BookEvents): void {
+    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots < 0) {
+      throw new RangeError(`recorded level ${side} ${priceTicks}: price and quantity ${qtyLots} must be integers, quantity >= 0`);
+    }
+    const sideCode = side === 'B' ? SideCode.Buy : SideCode.Sell;
+    const own = sideCode === SideCode.Buy ? this.bids : this.asks;
+    const key = sideCode === SideCode.Buy ? priceTicks : -priceTicks;
+    const level = own.levelOf(key);
+    if (level === Mark.None) {
+      if (qtyLots > 0) this.addExternalLevel(sideCode, own, key, priceTicks, qtyLots, externalId, out);
+      return;
+    }
+    const levels = this.levels;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    const shownLots = rec[b + LevelRec.Ext] === Mark.None ? 0 : levels.extLots[level]!;
+    if (qtyLots < shownLots) {
+      this.lowerExternal(level, shownLots, qtyLots);
+      return;
+    }
+    if (qtyLots === shownLots) return;
+    // An increase: behind every entry there now (a level with orders never crosses).
+    rec[b + LevelRec.Ext] = rec[b + LevelRec.Queued]!;
+    levels.extLots[level] = smi(qtyLots);
+    levels.extId[level] = smi(externalId);
+    levels.total[level] = smi(levels.total[level]! + (qtyLots - shownLots));
+  }
+
+  /**
+   * Makes a level hold exactly `entries`, in that order: orders are canceled and placed again
+   * (their events appended to `out`), the one entry owned by the external owner becomes the
+   * recorded quantity at its place. For undo and restore from `levelQueue` entries.
+   */
+  restoreLevelInto(side: Side, priceTicks: number, entries: readonly QueueEntry[], out: BookEvents): void {
+    if (entries.filter((e) => e.ownerId === this.externalOwner).length > 1) {
+      throw new RangeError(`level ${side} ${priceTicks}: at most one recorded entry`);
+    }
+    this.setExternalInto(side, priceTicks, 0, 0, out);
+    const level = this.levelAt(side, priceTicks);
+    if (level !== Mark.None) for (const o of this.liveOrders(level)) this.cancelInto(this.orders.field(o, Rec.Id), out);
+    for (const e of entries) {
+      if (e.ownerId === this.externalOwner) this.setExternalInto(side, priceTicks, e.qtyLots, e.orderId, out);
+      else this.placeInto({ orderId: e.orderId, ownerId: e.ownerId, side, priceTicks, qtyLots: e.qtyLots, tif: 'GTC', postOnly: false }, out);
+    }
+  }
+
+  /**
+   * Gives the last entry of its level's queue, an order, a new id and more lots, in place: the
+   * same book as placing `newId` at its price with `qtyLots` and then canceling it (it was last
+   * and stays last), without a new record, a level lookup or a match. False, and nothing
+   * changed, when a live order or the recorded quantity is behind it.
+   */
+  raiseLast(orderId: number, newId: number, qtyLots: number): boolean {
+    const o = this.ids.get(orderId);
+    if (o === Mark.None) return false;
+    const orders = this.orders;
+    const openLots = orders.field(o, Rec.Qty);
+    if (!Number.isSafeInteger(qtyLots) || qtyLots <= openLots) throw new RangeError(`raise order ${orderId} to ${qtyLots}: must be an integer above its ${openLots} lots`);
+    const levels = this.levels;
+    const data = orders.data;
+    const level = data[o + Rec.Level]!;
+    // Last among the live: canceled entries (quantity 0) may follow it in the ring.
+    const ring = levels.ring[level]!;
+    const mask = ring.length - 1;
+    const b = level * LevelRec.Stride;
+    const head = levels.rec[b + LevelRec.Head]!;
+    let at = head + levels.rec[b + LevelRec.Queued]! - 1;
+    while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
+    if (ring[at & mask] !== o || levels.rec[b + LevelRec.Ext]! > at - head) return false;
+    const id = smi(newId);
+    if (!this.ids.absent(id)) throw new RangeError(`order ${id} is already on the book`);
+    this.ids.take(orderId);
+    this.ids.add(id, o);
+    orders.setField(o, Rec.Id, id);
+    orders.setField(o, Rec.Qty, qtyLots);
+    levels.total[level] = smi(levels.total[level]! + (qtyLots - openLots));
+    return true;
+  }
+
+  /** The orders ahead of the recorded quantity, it, then the orders behind it. */
+  protected matchRecordedLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
+    const rec = this.levels.rec; // matching never allocates
+    const b = level * LevelRec.Stride;
+    let remaining = qtyLots;
+    while (remaining > 0) {
+      const ext = rec[b + LevelRec.Ext]!;
+      if (ext === Mark.None) return rec[b + LevelRec.Count]! > 0 ? this.matchLevel(level, takerId, takerOwnerId, takerSideCode, remaining, out) : remaining;
+      if (ext === 0) {
+        remaining = this.takeRecorded(level, takerId, takerOwnerId, takerSideCode, remaining, out);
+        continue;
+      }
+      const queued = rec[b + LevelRec.Queued]!;
+      remaining = this.takeHead(level, takerId, takerOwnerId, takerSideCode, remaining, out);
+      // A maker ahead partially filled stays at the head: the taker is done.
+      if (rec[b + LevelRec.Queued] === queued) break;
+      rec[b + LevelRec.Ext] = ext - 1;
+    }
+    return remaining;
+  }
+
+  /** The level at a price on a side, or None. */
+  protected levelAt(side: Side, priceTicks: number): number {
+    return side === 'B' ? this.bids.levelOf(priceTicks) : this.asks.levelOf(-priceTicks);
+  }
+
+  /** The records of a level's live orders, in queue order. */
+  private liveOrders(level: number): number[] {
+    const { ring, rec } = this.levels;
+    const r = ring[level]!;
+    const data = this.orders.data;
+    const live: number[] = [];
+    for (let k = 0, head = rec[level * LevelRec.Stride + LevelRec.Head]!; k < rec[level * LevelRec.Stride + LevelRec.Queued]!; k++) {
+      const o = r[(head + k) & (r.length - 1)]!;
+      if (data[o + Rec.Qty] !== 0) live.push(o);
+    }
+    return live;
+  }
+
+  /** A recorded decrease, in place; at 0 the quantity goes, and the level with it when no order is left. */
+  private lowerExternal(level: number, shownLots: number, qtyLots: number): void {
+    const levels = this.levels;
+    levels.total[level] = smi(levels.total[level]! - (shownLots - qtyLots));
+    if (qtyLots > 0) {
+      levels.extLots[level] = smi(qtyLots);
+      return;
+    }
+    const b = level * LevelRec.Stride;
+    levels.rec[b + LevelRec.Ext] = Mark.None;
+    if (levels.rec[b + LevelRec.Count] === 0) this.removeLevel(level);
+  }
+
+  /** Recorded quantity at a price with no level: trades with the account orders it crosses, rests the rest. */
+  private addExternalLevel(sideCode: number, own: SideLevels, key: number, priceTicks: number, qtyLots: number, externalId: number, out: BookEvents): void {
+    const id = smi(externalId);
+    const crossKey = -key;
+    const opposite = sideCode === SideCode.Buy ? this.asks : this.bids;
+    let remaining = smi(qtyLots);
+    if (opposite.length > 0 && opposite.keys[opposite.length - 1]! >= crossKey) {
+      this.refuseCrossingRecorded(opposite, crossKey, priceTicks);
+      remaining = this.match(id, this.externalOwner, sideCode, crossKey, remaining, out);
+      if (remaining === 0) return;
+    }
+    const levels = this.levels;
+    const level = levels.allocate(priceTicks, sideCode);
+    own.insert(key, level);
+    levels.rec[level * LevelRec.Stride + LevelRec.Ext] = 0;
+    levels.extLots[level] = remaining;
+    levels.extId[level] = id;
+    levels.total[level] = remaining;
+  }
+
+  /** Throws when an opposite level that `crossKey` reaches holds recorded quantity. */
+  private refuseCrossingRecorded(opposite: SideLevels, crossKey: number, priceTicks: number): void {
+    const rec = this.levels.rec;
+    for (let i = opposite.length - 1; i >= 0 && opposite.keys[i]! >= crossKey; i--) {
+      const level = opposite.levels[i]!;
+      if (rec[level * LevelRec.Stride + LevelRec.Ext] !== Mark.None) {
+        throw new RangeError(`recorded quantity at ${priceTicks} would cross recorded quantity at ${this.levels.price[level]}: remove that first`);
+      }
+    }
+  }
+
+  /** The taker against the recorded quantity at the front of the level. Returns the lots left unfilled. */
+  private takeRecorded(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
+    const levels = this.levels;
+    const lots = levels.extLots[level]!;
+    const traded = lots < qtyLots ? lots : qtyLots;
+    const leftLots = lots - traded;
+    const remaining = qtyLots - traded;
+    levels.total[level] = smi(levels.total[level]! - traded);
+    if (leftLots > 0) levels.extLots[level] = leftLots;
+    else levels.rec[level * LevelRec.Stride + LevelRec.Ext] = Mark.None;
+    out.trade(levels.extId[level]!, this.externalOwner, takerId, takerOwnerId, takerSideCode, levels.price[level]!, traded, leftLots, remaining);
+    return remaining;
+  }
+
+  /**
+   * The taker against the head entry of the level's ring: a live order trades (or is canceled
+   * by self-trade prevention), a canceled one is dropped. The entry leaves the ring unless it
+   * was only partly filled. Returns the lots left unfilled. The slow path of `matchLevel`.
+   */
+  private takeHead(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
+    const { levels, orders } = this;
+    const rec = levels.rec;
+    const b = level * LevelRec.Stride;
+    const ring = levels.ring[level]!;
+    const head = rec[b + LevelRec.Head]!;
+    const maker = ring[head]!;
+    const makerLots = orders.field(maker, Rec.Qty);
+    let remaining = qtyLots;
+    if (makerLots > 0) {
+      const makerId = orders.field(maker, Rec.Id);
+      const ownerId = orders.field(maker, Rec.Owner);
+      if (this.cancelSelfTrades && ownerId === takerOwnerId) {
+        levels.total[level] = smi(levels.total[level]! - makerLots);
+        out.canceled(makerId, makerLots, CancelCode.SelfTrade);
+      } else {
+        const traded = makerLots < remaining ? makerLots : remaining;
+        const leftLots = makerLots - traded;
+        remaining -= traded;
+        orders.setField(maker, Rec.Qty, leftLots);
+        levels.total[level] = smi(levels.total[level]! - traded);
+        out.trade(makerId, ownerId, takerId, takerOwnerId, takerSideCode, levels.price[level]!, traded, leftLots, remaining);
+        if (leftLots > 0) return remaining;
+      }
+      this.ids.take(makerId);
+      rec[b + LevelRec.Count]!--;
+    }
+    rec[b + LevelRec.Head] = (head + 1) & (ring.length - 1);
+    rec[b + LevelRec.Queued]!--;
+    orders.release(maker);
+    return remaining;
+  }
+}
