@@ -1,7 +1,9 @@
-import { STATS_SAVED, snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats.ts';
-import type { VenueListener, VenueTrade } from './feeds.ts';
+import { snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats.ts';
+import type { Side } from '../core/types.ts';
+import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent, OrderEventRows, type OrderFeedType } from './order-events.ts';
+import { TradeCursor, TradeRows } from './trade-record.ts';
 import { saveAverages, saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
 import { UndoJournal } from './undo-journal.ts';
 import type { VenueState } from './venue-state.ts';
@@ -44,13 +46,15 @@ export class CommandLog {
   private readonly events = new OrderEventRows();
   /** The one event that delivery loads each kept row into. */
   private readonly cursor: OrderEvent;
-  /** Flat outbox: kind, hook (announcements), first argument (an event row for feeds), second argument. */
+  /** The trades of the current command, in the order they happened, each with the session stats as of it. */
+  private readonly trades = new TradeRows();
+  /** The one trade that delivery loads each kept trade row into. */
+  private readonly tradeCursor: TradeCursor;
+  /** Flat outbox: kind, hook (announcements), first argument (an event or trade row), second argument. */
   private readonly outbox: unknown[] = [];
   /** Entries in use in `outbox` (a count, not the array's length: setting that is a runtime call). */
   private outboxLength = 0;
-  /** Session stats as of each trade of the command (`keepStats`), and the one snapshot shown from them. */
-  private tradeStats = new Float64Array(8 * STATS_SAVED);
-  private tradeStatsLength = 0;
+  /** The one snapshot of a trade's session stats shown to its listeners. */
   private readonly shownStats: SessionStatsSnapshot = { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 };
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
@@ -63,6 +67,7 @@ export class CommandLog {
 
   constructor(private readonly counters: CommandCounters & VenueState) {
     this.cursor = new OrderEvent(counters);
+    this.tradeCursor = new TradeCursor(counters);
   }
 
   /** Registers how to take back a change just made (or about to be made); hot paths write journal entries instead. */
@@ -124,24 +129,29 @@ export class CommandLog {
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
-    if (hook === 'trade') this.push(TRADE, b, a, this.keepStats(b as Market));
-    else this.push(ANNOUNCE, hook, a, b);
+    this.push(ANNOUNCE, hook, a, b);
   }
 
   /**
-   * A trade's listeners read the session stats as of that trade: they are kept with it, as
-   * numbers in `tradeStats` (no snapshot object per trade). Returns where they start.
+   * A trade of the command, written as a row (see `TradeRows.add`) with the market's session
+   * stats as of it (its listeners read those: no snapshot object per trade), in the outbox in
+   * the order it happened. `maker` / `taker`: order slots, `NO_SLOT` for an external side.
    */
-  private keepStats(market: Market): number {
-    const at = this.tradeStatsLength;
-    if (at + STATS_SAVED > this.tradeStats.length) {
-      const grown = new Float64Array(this.tradeStats.length * 2);
-      grown.set(this.tradeStats);
-      this.tradeStats = grown;
+  tradeRow(market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
+    this.push(TRADE, market, this.trades.length, undefined);
+    this.trades.add(tradeNumber, sec, nanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId, market.stats);
+  }
+
+  /** A trade outside a command: its listeners hear it now (the stats are as of it already). */
+  tradeNow(listeners: readonly VenueListener[], market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
+    const rows = this.trades;
+    const i = rows.add(tradeNumber, sec, nanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId, market.stats);
+    try {
+      const t = this.tradeCursor.load(rows, i, market.symbol);
+      for (const l of listeners) l.trade!(t, market);
+    } finally {
+      rows.length = i;
     }
-    market.stats.saveTo(this.tradeStats, at);
-    this.tradeStatsLength = at + STATS_SAVED;
-    return at;
   }
 
   private push(kind: number, hook: unknown, a: unknown, b: unknown): void {
@@ -194,7 +204,7 @@ export class CommandLog {
       this.journal.rollBack(undoEntry, this.counters.orders);
     } finally {
       this.outboxLength = 0;
-      this.tradeStatsLength = 0;
+      this.trades.clear();
       this.events.clear();
     }
     this.toFreeLength = 0;
@@ -226,10 +236,12 @@ export class CommandLog {
           for (const l of listeners.book) l.bookChanged!(market);
         } else if (box[i] === TRADE) {
           const market = box[i + 1] as Market;
+          const row = box[i + 2] as number;
           // `snapshot()` copies what is shown, so one object serves every trade.
-          market.stats.showAsOf(snapshotFrom(this.tradeStats, box[i + 3] as number, this.shownStats));
+          market.stats.showAsOf(snapshotFrom(this.trades.nums, this.trades.statsAt(row), this.shownStats));
           try {
-            for (const l of listeners.trade) l.trade!(box[i + 2] as VenueTrade, market);
+            const t = this.tradeCursor.load(this.trades, row, market.symbol);
+            for (const l of listeners.trade) l.trade!(t, market);
           } finally {
             market.stats.showAsOf(undefined);
           }
@@ -243,7 +255,7 @@ export class CommandLog {
       }
     } finally {
       this.outboxLength = 0;
-      this.tradeStatsLength = 0;
+      this.trades.clear();
       this.events.clear();
     }
   }

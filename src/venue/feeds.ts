@@ -20,6 +20,15 @@ export interface VenueTrade {
 }
 
 /**
+ * A trade as a listener hears it (`VenueListener.trade`): valid during the call only, since the
+ * venue reloads one cursor with each trade (see trade-record.ts); `toJSON()` is the plain copy
+ * to keep.
+ */
+export interface HeardTrade extends VenueTrade {
+  toJSON(): VenueTrade;
+}
+
+/**
  * Everything the venue announces. Listeners are called synchronously, in subscription order;
  * they must not call back into the venue from inside a callback (schedule on the clock instead).
  */
@@ -31,7 +40,8 @@ export interface VenueListener {
    * call `e.feed()` for the object only when needed. Valid during the call only.
    */
   orderEvent?(e: OrderEvent): void;
-  trade?(trade: VenueTrade, market: Market): void;
+  /** A trade, valid during the call only (keep `trade.toJSON()`). */
+  trade?(trade: HeardTrade, market: Market): void;
   /** The book of `market` changed (at most once per command). */
   bookChanged?(market: Market): void;
   markRecorded?(market: Market): void;

@@ -12,7 +12,6 @@ import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
 import { bookFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
-import { TradeRecord } from './trade-record.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, saveAppend, saveLevelOf, savePlace, savePosition, saveRecord, saveUnlink } from './undo.ts';
 
@@ -215,7 +214,10 @@ export class OrderFlow {
     faultPoint('trade.candles');
     market.stats.addTrade(sec, priceTicks, qtyLots);
     faultPoint('trade.stats');
-    if (s.wantsTrades) s.emitTrade(new TradeRecord(s, tid, market.symbol, sec, s.clock.nowNanos, priceTicks, qtyLots, takerSide, maker, taker), market);
+    if (s.wantsTrades) {
+      const store = s.orders;
+      s.emitTrade(market, tid, priceTicks, qtyLots, takerSide, maker, taker, maker === NO_SLOT ? EXTERNAL_OWNER : store.field(maker, F_USER), taker === NO_SLOT ? EXTERNAL_OWNER : store.field(taker, F_USER));
+    }
     // A filled maker's record was kept for the trade record; its command is over.
     if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.free(maker);
   }

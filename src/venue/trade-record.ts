@@ -1,78 +1,131 @@
 import type { Side } from '../core/types.ts';
-import { EXTERNAL_ORDER_ID, EXTERNAL_OWNER } from './external-owner.ts';
+import { STATS_SAVED, type SessionStats } from '../market/session-stats.ts';
+import { EXTERNAL_ORDER_ID } from './external-owner.ts';
 import type { VenueTrade } from './feeds.ts';
-import { F_NANOS, F_SEC, F_SEQ, F_USER, NO_SLOT, type OrderStore } from './order-store.ts';
+import { NO_SLOT } from './order-store.ts';
 
-/** What a trade record needs to write an order's wire id when asked (`VenueState`). */
+/** What a trade cursor needs to write an order's wire id when asked (`VenueState.orderId`). */
 export interface OrderIdWriter {
-  readonly orders: OrderStore;
-  formatOrderId(seq: number, sec: number, nanos: number): string;
+  orderId(slot: number): string;
+}
+
+// The numbers of one trade row (`TradeRows`): the trade, both sides' order slots and owners,
+// then the market's session stats as of the trade (`SessionStats.saveTo`).
+const T_NUMBER = 0;
+const T_SEC = 1;
+const T_NANOS = 2;
+const T_PRICE = 3;
+const T_QTY = 4;
+/** 1 when the taker sold. */
+const T_SELL = 5;
+/** The maker's and taker's order slots (`NO_SLOT`: the external side). */
+const T_MAKER = 6;
+const T_TAKER = 7;
+const T_MAKER_USER = 8;
+const T_TAKER_USER = 9;
+const T_STATS = 10;
+const ROW = T_STATS + STATS_SAVED;
+
+/**
+ * The trades of the current command as rows of numbers (reused from command to command: a
+ * trade allocates nothing). Each row keeps the order slots of its maker and taker, not their
+ * wire ids: a slot is freed only once its command is over and told (see `VenueState.free`), so
+ * while the listeners hear of the trade the slot still holds the order, and its wire id is
+ * written only when a listener reads it (most read prices and sizes only).
+ */
+export class TradeRows {
+  nums = new Float64Array(16 * ROW);
+  length = 0;
+
+  /**
+   * A new row: trade `tradeNumber` at (sec, nanos), the order slots of maker and taker
+   * (`NO_SLOT` for an external side) and their owners, and `stats` as they are now.
+   */
+  add(tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number, stats: SessionStats): number {
+    const i = this.length++;
+    if ((i + 1) * ROW > this.nums.length) {
+      const next = new Float64Array(this.nums.length * 2);
+      next.set(this.nums);
+      this.nums = next;
+    }
+    const n = this.nums;
+    const o = i * ROW;
+    n[o + T_NUMBER] = tradeNumber;
+    n[o + T_SEC] = sec;
+    n[o + T_NANOS] = nanos;
+    n[o + T_PRICE] = priceTicks;
+    n[o + T_QTY] = qtyLots;
+    n[o + T_SELL] = takerSide === 'S' ? 1 : 0;
+    n[o + T_MAKER] = maker;
+    n[o + T_TAKER] = taker;
+    n[o + T_MAKER_USER] = makerUserId;
+    n[o + T_TAKER_USER] = takerUserId;
+    stats.saveTo(n, o + T_STATS);
+    return i;
+  }
+
+  /** Where row `i`'s session stats start in `nums` (`snapshotFrom` reads them). */
+  statsAt(i: number): number {
+    return i * ROW + T_STATS;
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
 }
 
 /**
- * One trade as listeners get it (`VenueTrade`), built from numbers: its texts (the trade id, the
- * maker's and taker's wire ids) are written on first read, and most listeners never read them
- * (market data, the stylized facts, the bench read prices and sizes). A wire id is formatted
- * from the order's engine id and entry time, copied here when the trade happens, since the
- * order's record may be freed right after its command.
+ * One trade as listeners get it (`VenueTrade`): a cursor the venue loads with each trade row in
+ * turn, so a trade is no object of its own. Valid during the listener call only (the next trade
+ * reloads it); a listener that keeps a trade keeps `toJSON()`, the plain object of its fields.
+ * The trade id and both wire ids are texts only when read.
  */
-export class TradeRecord implements VenueTrade {
-  readonly makerUserId: number;
-  readonly takerUserId: number;
-  private tidText = '';
-  // Each side's wire id: its text once known ('' until then), else the engine id and entry time.
-  private makerText: string;
-  private readonly makerSeq: number;
-  private readonly makerSec: number;
-  private readonly makerNanos: number;
-  private takerText: string;
-  private readonly takerSeq: number;
-  private readonly takerSec: number;
-  private readonly takerNanos: number;
+export class TradeCursor implements VenueTrade {
+  symbol = '';
+  sec = 0;
+  nanos = 0;
+  priceTicks = 0;
+  qtyLots = 0;
+  takerSide: Side = 'B';
+  makerUserId = 0;
+  takerUserId = 0;
+  private tradeNumber = 0;
+  private makerSlot = NO_SLOT;
+  private takerSlot = NO_SLOT;
 
-  constructor(
-    private readonly ids: OrderIdWriter,
-    private readonly tradeNumber: number,
-    readonly symbol: string,
-    readonly sec: number,
-    readonly nanos: number,
-    readonly priceTicks: number,
-    readonly qtyLots: number,
-    readonly takerSide: Side,
-    maker: number,
-    taker: number,
-  ) {
-    const o = ids.orders;
-    const external = maker === NO_SLOT;
-    this.makerText = external ? EXTERNAL_ORDER_ID : o.cachedId(maker);
-    this.makerSeq = external ? 0 : o.field(maker, F_SEQ);
-    this.makerSec = external ? 0 : o.field(maker, F_SEC);
-    this.makerNanos = external ? 0 : o.field(maker, F_NANOS);
-    this.makerUserId = external ? EXTERNAL_OWNER : o.field(maker, F_USER);
-    const none = taker === NO_SLOT;
-    this.takerText = none ? EXTERNAL_ORDER_ID : o.cachedId(taker);
-    this.takerSeq = none ? 0 : o.field(taker, F_SEQ);
-    this.takerSec = none ? 0 : o.field(taker, F_SEC);
-    this.takerNanos = none ? 0 : o.field(taker, F_NANOS);
-    this.takerUserId = none ? EXTERNAL_OWNER : o.field(taker, F_USER);
+  constructor(private readonly ids: OrderIdWriter) {}
+
+  /** Makes this cursor row `i` of `rows`, a trade of the market named `symbol`. */
+  load(rows: TradeRows, i: number, symbol: string): this {
+    const n = rows.nums;
+    const o = i * ROW;
+    this.symbol = symbol;
+    this.tradeNumber = n[o + T_NUMBER]!;
+    this.sec = n[o + T_SEC]!;
+    this.nanos = n[o + T_NANOS]!;
+    this.priceTicks = n[o + T_PRICE]!;
+    this.qtyLots = n[o + T_QTY]!;
+    this.takerSide = n[o + T_SELL] === 1 ? 'S' : 'B';
+    this.makerSlot = n[o + T_MAKER]!;
+    this.takerSlot = n[o + T_TAKER]!;
+    this.makerUserId = n[o + T_MAKER_USER]!;
+    this.takerUserId = n[o + T_TAKER_USER]!;
+    return this;
   }
 
   get tid(): string {
-    if (this.tidText === '') this.tidText = String(this.tradeNumber);
-    return this.tidText;
+    return String(this.tradeNumber);
   }
 
   get makerOrderId(): string {
-    if (this.makerText === '') this.makerText = this.ids.formatOrderId(this.makerSeq, this.makerSec, this.makerNanos);
-    return this.makerText;
+    return this.makerSlot === NO_SLOT ? EXTERNAL_ORDER_ID : this.ids.orderId(this.makerSlot);
   }
 
   get takerOrderId(): string {
-    if (this.takerText === '') this.takerText = this.ids.formatOrderId(this.takerSeq, this.takerSec, this.takerNanos);
-    return this.takerText;
+    return this.takerSlot === NO_SLOT ? EXTERNAL_ORDER_ID : this.ids.orderId(this.takerSlot);
   }
 
-  /** The plain object of the same fields (what `JSON.stringify` writes, and a copy to compare). */
+  /** The plain object of the same fields: what `JSON.stringify` writes, and the copy to keep. */
   toJSON(): VenueTrade {
     const { tid, symbol, sec, nanos, priceTicks, qtyLots, takerSide, makerOrderId, takerOrderId, makerUserId, takerUserId } = this;
     return { tid, symbol, sec, nanos, priceTicks, qtyLots, takerSide, makerOrderId, takerOrderId, makerUserId, takerUserId };

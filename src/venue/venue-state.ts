@@ -3,7 +3,8 @@ import { CounterIds, IdGenerator } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import { CommandLog } from './command-log.ts';
-import type { VenueListener, VenueTrade } from './feeds.ts';
+import type { Side } from '../core/types.ts';
+import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
 import type { OrderEventRows, OrderFeedType } from './order-events.ts';
 import { B_IM_BIG, B_OFF_GRID, F_FILLED, F_MARKET, F_NANOS, F_PRICE, F_QTY, F_SEC, F_SEQ, OrderStore, ST_NEW, ST_PARTIAL } from './order-store.ts';
@@ -110,9 +111,15 @@ export class VenueState {
     if (!this.busy) this.log.deliverNow(this.hooked);
   }
 
-  emitTrade(trade: VenueTrade, market: Market): void {
-    if (this.busy) this.log.announce('trade', trade, market);
-    else for (const l of this.tradeListeners) l.trade!(trade, market);
+  /**
+   * A trade, told to the trade listeners as a cursor over its row (no object per trade, see
+   * trade-record.ts): after the command when inside one, now otherwise. `maker` / `taker`:
+   * order slots (`NO_SLOT`: the external side, owned by `EXTERNAL_OWNER`).
+   */
+  emitTrade(market: Market, tradeNumber: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
+    const { nowSec, nowNanos } = this.clock;
+    if (this.busy) this.log.tradeRow(market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
+    else this.log.tradeNow(this.tradeListeners, market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
   }
 
   /** `announce('bookChanged', market)` without the lookup by name (once per command that moved a book), and nothing when nobody listens. */

@@ -94,7 +94,7 @@ describe.skipIf(tardis.missing)(tardis.title, () => {
     const built = await buildReplaySimulation(scenario);
     const { sim, replayer } = built;
     const trades: VenueTrade[] = [];
-    sim.venue.subscribe({ trade: (t) => void trades.push(t) });
+    sim.venue.subscribe({ trade: (t) => void trades.push(t.toJSON()) });
     sim.runUntil(sim.startNs + 4n * 60n * SECOND);
     const market = sim.venue.market('BTCUSDT-PERP')!;
     // The first quote: ask 0.84 @ 9682, bid 0.67 @ 9681.92 (per-lot prices: × 0.001).

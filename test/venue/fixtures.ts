@@ -84,7 +84,8 @@ export function makeVenue(
   const feeds = new FeedLog();
   venue.subscribe({
     orderFeed: (userId, feed) => feeds.all.push({ userId, feed }),
-    trade: (trade) => feeds.trades.push(trade),
+    // A trade is a cursor valid during the call: the log keeps its plain copy.
+    trade: (trade) => feeds.trades.push(trade.toJSON()),
   });
   return {
     venue,

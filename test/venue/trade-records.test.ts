@@ -6,8 +6,8 @@ import { SimClock } from '../../src/clock/sim-clock.ts';
 import { Venue } from '../../src/venue/venue.ts';
 import { ORDER_ID, T0_NS, at, btcConfig, money } from './fixtures.ts';
 
-describe('trade records written when read', () => {
-  it('show the trade id and both wire ids the order feeds named, also once the orders ended and their slots were reused', () => {
+describe('trades told as a cursor over rows', () => {
+  it('show the trade id and both wire ids the order feeds named; the copy a listener keeps (toJSON) still shows them once the orders ended and their slots were reused', () => {
     fc.assert(
       fc.property(
         fc.array(fc.record({ maker: fc.nat(2), taker: fc.nat(2), side: fc.constantFrom<Side>('B', 'S'), lots: fc.integer({ min: 1, max: 3 }), rest: fc.integer({ min: 0, max: 2 }) }), { minLength: 1, maxLength: 30 }),
@@ -18,7 +18,9 @@ describe('trade records written when read', () => {
           const t = { venue, clock, btc: venue.markets[0]! };
           const users = ['a', 'b', 'c'].map((n) => venue.addUser(n, money('100000000')));
           const kept: VenueTrade[] = [];
-          t.venue.subscribe({ trade: (tr) => kept.push(tr) });
+          const cursors = new Set<object>();
+          // A trade is valid during the call: a listener that keeps one keeps its plain copy.
+          t.venue.subscribe({ trade: (tr) => void (cursors.add(tr), kept.push(tr.toJSON())) });
           // Which order ids the feeds named for each trade id (p / f feeds carry both).
           const byTrade = new Map<string, { maker?: string; taker?: string; makerUser?: number; takerUser?: number }>();
           t.venue.subscribe({
@@ -40,11 +42,13 @@ describe('trade records written when read', () => {
           }
           // Read only now: every maker and taker of these trades has ended and most slots were reused.
           expect(kept.length).toBe(byTrade.size);
+          // One cursor reloaded for every trade, no object per trade.
+          expect(cursors.size).toBe(kept.length === 0 ? 0 : 1);
           for (const tr of kept) {
             const named = byTrade.get(tr.tid)!;
             expect(tr.makerOrderId).toMatch(ORDER_ID);
             expect([tr.makerOrderId, tr.takerOrderId, tr.makerUserId, tr.takerUserId]).toEqual([named.maker, named.taker, named.makerUser, named.takerUser]);
-            // Written out (a log, the wire), a record is the plain object it always was.
+            // Written out (a log, the wire), a copy is the plain object a trade always was.
             expect(JSON.parse(JSON.stringify(tr))).toEqual({
               tid: tr.tid,
               symbol: 'BTCUSD-PERP',
