@@ -1,6 +1,7 @@
-import type { CancelReason, RejectReason } from '../core/types.ts';
+import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
-import { B_LIQUIDATION, F_FILLED, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
+import type { Market } from './market.ts';
+import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 
 export type OrderFeedType = OrderFeed['t'];
@@ -100,6 +101,66 @@ export class OrderEvent {
   /** The price text of a p / f feed's fill. */
   fillPriceText(): string {
     return this.s.marketOf(this.slot)!.instrument.tick.toPrice(this.fillPriceTicks);
+  }
+
+  // --- the order's fields as numbers, for in-process readers that want no feed object -------
+  // (the event log, simulated agents). Valid for `plainMarket() !== undefined` only.
+
+  /**
+   * The order's market when its record describes it fully (`p` is the ticks' own text, `s` the
+   * market's symbol); undefined for an `e` and for an order off the tick grid or of an unknown
+   * symbol, whose texts only `feed()` has.
+   */
+  plainMarket(): Market | undefined {
+    const slot = this.slot;
+    if (slot < 0 || this.s.orders.has(slot, B_OFF_GRID)) return undefined;
+    return this.s.marketOf(slot);
+  }
+
+  /** `o.oid`. */
+  orderId(): string {
+    return this.s.orderId(this.slot);
+  }
+
+  /** `o.p` in ticks (a plain order's). */
+  priceTicks(): number {
+    return this.s.orders.field(this.slot, F_PRICE);
+  }
+
+  /** `o.q`. */
+  qtyLots(): number {
+    return this.s.orders.field(this.slot, F_QTY);
+  }
+
+  /** `o.xq`: filled lots as of the event. */
+  filledLots(): number {
+    return this.stateThen >= 0 ? this.filledThen : this.s.orders.field(this.slot, F_FILLED);
+  }
+
+  /** The order's state code as of the event (`STATE_NAMES` gives `o.o`). */
+  stateCode(): number {
+    return this.stateThen >= 0 ? this.stateThen : this.s.orders.state(this.slot);
+  }
+
+  /** `o.rq`. */
+  remainingLots(): number {
+    const state = this.stateCode();
+    return state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? this.qtyLots() - this.filledLots() : 0;
+  }
+
+  /** `o.d` (and `xs.d`). */
+  side(): Side {
+    return this.s.orders.side(this.slot);
+  }
+
+  /** `o.tif`. */
+  tif(): TimeInForce {
+    return this.s.orders.tif(this.slot);
+  }
+
+  /** `o.liq`. */
+  isLiquidation(): boolean {
+    return this.s.orders.has(this.slot, B_LIQUIDATION);
   }
 
   private wsOrder(): WsOrder {

@@ -2,6 +2,8 @@ import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { RecordBatch } from 'apache-arrow';
 import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
+import type { OrderEvent } from '../../venue/order-events.ts';
+import { STATE_NAMES } from '../../venue/order-store.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import type { DictionaryColumn } from './columns.ts';
@@ -110,7 +112,35 @@ export class EventLogRecorder implements VenueListener {
     return this.row + 1;
   }
 
-  orderFeed(userId: number, feed: OrderFeed): void {
+  /**
+   * A `feed` row, read from the event's numbers (no feed object, no price text made and parsed
+   * back) when the order record describes it fully; from the wire feed otherwise (an `e`, an
+   * order off the tick grid or of an unknown symbol). Both write the same cells.
+   */
+  orderEvent(e: OrderEvent): void {
+    const market = e.plainMarket();
+    if (market === undefined) return this.feedRow(e.userId, e.feed());
+    const c = this.cols;
+    const r = this.begin('feed');
+    c.feed.set(r, e.t);
+    c.user.setCode(r, this.userCode(this.userCodes, c.user, e.userId));
+    c.order_id.set(r, e.orderId());
+    c.symbol.set(r, market.symbol);
+    c.state.set(r, STATE_NAMES[e.stateCode()]!);
+    c.side.set(r, e.side());
+    c.tif.set(r, e.tif());
+    c.liquidation.set(r, e.isLiquidation());
+    c.price_ticks.setNumber(r, e.priceTicks()); // the text is the ticks' own: a reader rebuilds it
+    const qty = e.qtyLots();
+    if (Number.isSafeInteger(qty)) c.qty.setNumber(r, qty);
+    c.filled.setNumber(r, e.filledLots());
+    if (e.reason !== undefined) c.reason.set(r, e.reason);
+    if (e.t === 'p' || e.t === 'f') c.trade_id.setNumber(r, e.tid);
+    this.end();
+  }
+
+  /** A `feed` row from the wire feed (what `orderEvent` writes, for the events it cannot read as numbers). */
+  private feedRow(userId: number, feed: OrderFeed): void {
     const c = this.cols;
     const r = this.begin('feed');
     c.feed.set(r, feed.t);
