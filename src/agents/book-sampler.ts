@@ -2,6 +2,7 @@ import type { TickSize } from '../core/price.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import { TopOfBook, type Top } from './top-of-book.ts';
+import type { TopTicks } from '../strategy/tick-feeds.ts';
 
 /**
  * Looks at a symbol's top of book on demand instead of following every update: `sample`
@@ -36,13 +37,18 @@ export class BookSampler {
 
   /** Takes a book update delivered to the agent. */
   onBook(book: BookUpdate): void {
-    const queue = this.waiting.get(book.s);
+    if (this.waiting.has(book.s)) this.onTop(this.top.update(book));
+  }
+
+  /** Takes a top of book in ticks delivered to the agent (`TickFeeds.onTop`). */
+  onTop(top: TopTicks): void {
+    const queue = this.waiting.get(top.s);
     if (queue === undefined) return;
-    this.waiting.delete(book.s);
+    this.waiting.delete(top.s);
     const oneWay = this.port.oneWay;
-    if (oneWay !== undefined) oneWay.unsubscribe(book.s);
-    else void this.port.unsubscribe(book.s);
-    const top = this.top.update(book);
+    if (oneWay !== undefined) oneWay.unsubscribe(top.s);
+    else void this.port.unsubscribe(top.s);
+    this.top.set(top);
     for (const fn of queue) fn(top);
   }
 }

@@ -3,10 +3,11 @@ import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec } from './clock-helpers.ts';
 import { stripUndefined } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
+import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { TopOfBook } from './top-of-book.ts';
 
 /** How an informed trader trades. */
@@ -45,7 +46,7 @@ export const INFORMED_TRADER_DEFAULTS: InformedTraderParams = {
  * up. This keeps the perp, its mark and funding anchored to the index, and picks off makers'
  * stale quotes the way fast traders do.
  */
-export class InformedTrader implements Strategy {
+export class InformedTrader implements Strategy, TickStrategy {
   private readonly p: InformedTraderParams;
   private orders!: OwnOrders;
   private top!: TopOfBook;
@@ -71,12 +72,23 @@ export class InformedTrader implements Strategy {
   }
 
   onBook(book: BookUpdate): void {
-    this.top.update(book);
-    this.consider(book.s);
+    this.onTop(this.top.update(book));
+  }
+
+  onTop(top: TopTicks): void {
+    this.top.set(top);
+    this.consider(top.s);
   }
 
   onOrderFeed(feed: OrderFeed): void {
-    const outcome = this.orders.apply(feed);
+    this.onOutcome(this.orders.apply(feed));
+  }
+
+  onOwnOrder(note: OwnOrderNote): void {
+    this.onOutcome(this.orders.applyNote(note));
+  }
+
+  private onOutcome(outcome: FeedOutcome): void {
     if (outcome.kind === 'ended' || outcome.kind === 'rejected' || (outcome.kind === 'fill' && outcome.done)) {
       this.busy.delete(outcome.symbol);
       if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {

@@ -2,9 +2,10 @@ import type { Side } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import type { OwnOrderNote, TickStrategy } from '../strategy/tick-feeds.ts';
 import { secToNs } from './clock-helpers.ts';
 import { type AgentEnvironment, type AgentMarket } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
+import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 
 /** One leveraged position to open and hold. */
 export interface LeveragedTraderParams {
@@ -26,7 +27,7 @@ export interface LeveragedTraderParams {
  * is made of: when the price moves against the crowd, the venue liquidates its members one
  * after another, and their forced orders push the price further.
  */
-export class LeveragedTrader implements Strategy {
+export class LeveragedTrader implements Strategy, TickStrategy {
   private orders!: OwnOrders;
   private port!: ExchangePort;
   private readonly market: AgentMarket;
@@ -48,7 +49,14 @@ export class LeveragedTrader implements Strategy {
   }
 
   onOrderFeed(feed: OrderFeed): void {
-    const outcome = this.orders.apply(feed);
+    this.onOutcome(this.orders.apply(feed));
+  }
+
+  onOwnOrder(note: OwnOrderNote): void {
+    this.onOutcome(this.orders.applyNote(note));
+  }
+
+  private onOutcome(outcome: FeedOutcome): void {
     if (outcome.kind === 'ended' && outcome.reason === 'expired' && this.attempts <= this.p.retries) {
       this.port.setTimer(1e9, () => this.open());
     }

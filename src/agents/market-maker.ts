@@ -3,11 +3,12 @@ import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, TimerSlots } from './clock-helpers.ts';
 import { stripUndefined } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import type { MarketConditions } from './market-conditions.ts';
-import { OwnOrders } from './own-orders.ts';
+import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { TopOfBook } from './top-of-book.ts';
 import { Ewma } from './ewma.ts';
 import { MARKET_MAKER_DEFAULTS, type MarketMakerParams } from './market-maker-params.ts';
@@ -36,7 +37,7 @@ interface SymbolState {
  * while they still sit in one of the ladder's level buckets, so a one-tick move costs about
  * one cancel and one insert per side rather than a full refresh.
  */
-export class MarketMaker implements Strategy {
+export class MarketMaker implements Strategy, TickStrategy {
   private readonly p: MarketMakerParams;
   private readonly states = new Map<string, SymbolState>();
   private orders!: OwnOrders;
@@ -87,17 +88,28 @@ export class MarketMaker implements Strategy {
   }
 
   onBook(book: BookUpdate): void {
-    const s = this.states.get(book.s);
+    if (this.states.has(book.s)) this.onTop(this.top.update(book));
+  }
+
+  onTop(top: TopTicks): void {
+    const s = this.states.get(top.s);
     if (s === undefined) return;
-    this.top.update(book);
+    this.top.set(top);
     if (this.p.anchor !== 'mid') return;
-    const mid = this.top.midTicks(book.s);
+    const mid = this.top.midTicks(top.s);
     if (mid !== undefined) s.midAverage.update(nowSec(this.port), mid);
-    this.requote(book.s);
+    this.requote(top.s);
   }
 
   onOrderFeed(feed: OrderFeed): void {
-    const outcome = this.orders.apply(feed);
+    this.onOutcome(this.orders.apply(feed));
+  }
+
+  onOwnOrder(note: OwnOrderNote): void {
+    this.onOutcome(this.orders.applyNote(note));
+  }
+
+  private onOutcome(outcome: FeedOutcome): void {
     if (outcome.kind === 'fill') this.requote(outcome.symbol);
     else if (outcome.kind === 'accepted') this.state(outcome.order.symbol).closedStreak = 0;
     else if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {

@@ -3,10 +3,11 @@ import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { stripUndefined } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
+import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { BookSampler } from './book-sampler.ts';
 import type { Top } from './top-of-book.ts';
 
@@ -55,7 +56,7 @@ export const NOISE_TRADER_DEFAULTS: NoiseTraderParams = {
  * looks at the LEVEL_1 book (subscribe, first update, unsubscribe), as a person glancing at a
  * screen would.
  */
-export class NoiseTrader implements Strategy {
+export class NoiseTrader implements Strategy, TickStrategy {
   private readonly p: NoiseTraderParams;
   private orders!: OwnOrders;
   private books!: BookSampler;
@@ -85,8 +86,19 @@ export class NoiseTrader implements Strategy {
     this.books.onBook(book);
   }
 
+  onTop(top: TopTicks): void {
+    this.books.onTop(top);
+  }
+
   onOrderFeed(feed: OrderFeed): void {
-    const outcome = this.orders.apply(feed);
+    this.onOutcome(this.orders.apply(feed));
+  }
+
+  onOwnOrder(note: OwnOrderNote): void {
+    this.onOutcome(this.orders.applyNote(note));
+  }
+
+  private onOutcome(outcome: FeedOutcome): void {
     if (outcome.kind === 'accepted' && outcome.order.tif === 'GTC' && outcome.order.remainingLots > 0) {
       const order = outcome.order;
       this.port.setTimer(secToNs(this.env.rng.exponential(this.p.passiveLifetimeSec)), () => this.orders.cancel(order));

@@ -2,6 +2,7 @@ import type { TickSize } from '../core/price.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import { noteOfFeed, type OwnOrderNote } from '../strategy/tick-feeds.ts';
 
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {
@@ -85,36 +86,37 @@ export class OwnOrders {
 
   /** Updates orders and positions from one of the agent's feeds; says what it meant. */
   apply(feed: OrderFeed): FeedOutcome {
-    const o = feed.o;
-    if (o === undefined) return OTHER;
-    switch (feed.t) {
+    return this.applyNote(noteOfFeed(feed, this.textTicks));
+  }
+
+  /** `apply` for a feed as numbers (what an in-process port sends: `TickFeeds`). */
+  applyNote(note: OwnOrderNote): FeedOutcome {
+    if (note.oid === '') return OTHER;
+    switch (note.t) {
       case 'n': {
-        const b = this.book(o.s);
-        const priceTicks = this.ticks(o.s, o.p);
-        this.settleInFlight(b, o.d, priceTicks);
-        const order: OwnOrder = { id: o.oid, symbol: o.s, side: o.d, priceTicks, tif: o.tif, remainingLots: o.rq, canceling: false };
-        if (o.rq > 0) b.open.set(o.oid, order);
+        const b = this.book(note.symbol);
+        this.settleInFlight(b, note.side, note.priceTicks);
+        const order: OwnOrder = { id: note.oid, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, canceling: false };
+        if (note.remainingLots > 0) b.open.set(note.oid, order);
         return { kind: 'accepted', order };
       }
       case 'j':
-        this.settleInFlight(this.book(o.s), o.d, this.ticks(o.s, o.p));
-        return { kind: 'rejected', symbol: o.s, reason: feed.r ?? 'UNKNOWN' };
+        this.settleInFlight(this.book(note.symbol), note.side, note.priceTicks);
+        return { kind: 'rejected', symbol: note.symbol, reason: note.reason ?? 'UNKNOWN' };
       case 'p':
       case 'f': {
-        const xs = feed.xs;
-        if (xs === undefined) return OTHER;
-        const b = this.book(xs.s);
-        b.position += xs.d === 'B' ? xs.q : -xs.q;
-        const order = b.open.get(o.oid);
-        if (feed.t === 'f' || o.rq === 0) b.open.delete(o.oid);
-        else if (order !== undefined) order.remainingLots = o.rq;
-        return { kind: 'fill', symbol: xs.s, side: xs.d, priceTicks: this.ticks(xs.s, xs.p), qtyLots: xs.q, done: feed.t === 'f' };
+        const b = this.book(note.symbol);
+        b.position += note.side === 'B' ? note.fillLots : -note.fillLots;
+        const order = b.open.get(note.oid);
+        if (note.t === 'f' || note.remainingLots === 0) b.open.delete(note.oid);
+        else if (order !== undefined) order.remainingLots = note.remainingLots;
+        return { kind: 'fill', symbol: note.symbol, side: note.side, priceTicks: note.fillPriceTicks, qtyLots: note.fillLots, done: note.t === 'f' };
       }
       case 'c':
       case 'x':
       case 'd':
-        this.book(o.s).open.delete(o.oid);
-        return { kind: 'ended', symbol: o.s, reason: feed.t === 'c' ? 'canceled' : feed.t === 'x' ? 'expired' : 'done-for-day' };
+        this.book(note.symbol).open.delete(note.oid);
+        return { kind: 'ended', symbol: note.symbol, reason: note.t === 'c' ? 'canceled' : note.t === 'x' ? 'expired' : 'done-for-day' };
       default:
         return OTHER;
     }
@@ -166,7 +168,5 @@ export class OwnOrders {
     // Not ours to settle: e.g. a liquidation order the venue placed for us.
   }
 
-  private ticks(symbol: string, priceText: string): number {
-    return this.tickOf(symbol).toTicks(priceText) ?? Number.NaN;
-  }
+  private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
 }

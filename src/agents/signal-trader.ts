@@ -2,10 +2,11 @@ import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
+import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { stripUndefined } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
+import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { BookSampler } from './book-sampler.ts';
 import type { Top } from './top-of-book.ts';
 
@@ -37,7 +38,7 @@ export const SIGNAL_TRADER_DEFAULTS: SignalTraderParams = {
  * (`target`), and walks its position toward the target with small IOC orders through the
  * touch, one order at a time per symbol.
  */
-export abstract class SignalTrader implements Strategy {
+export abstract class SignalTrader implements Strategy, TickStrategy {
   protected readonly base: SignalTraderParams;
   protected orders!: OwnOrders;
   protected port!: ExchangePort;
@@ -70,8 +71,19 @@ export abstract class SignalTrader implements Strategy {
     this.books.onBook(book);
   }
 
+  onTop(top: TopTicks): void {
+    this.books.onTop(top);
+  }
+
   onOrderFeed(feed: OrderFeed): void {
-    const outcome = this.orders.apply(feed);
+    this.onOutcome(this.orders.apply(feed));
+  }
+
+  onOwnOrder(note: OwnOrderNote): void {
+    this.onOutcome(this.orders.applyNote(note));
+  }
+
+  private onOutcome(outcome: FeedOutcome): void {
     if (outcome.kind === 'ended' || outcome.kind === 'rejected' || (outcome.kind === 'fill' && outcome.done)) {
       this.busy.delete(outcome.symbol);
       if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {

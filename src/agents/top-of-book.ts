@@ -1,5 +1,6 @@
 import type { TickSize } from '../core/price.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
+import { topOfBook, type TopTicks } from '../strategy/tick-feeds.ts';
 
 /** Best bid and ask of one symbol, in ticks and lots, from LEVEL_1 (or deeper) updates. */
 export interface Top {
@@ -16,19 +17,17 @@ export class TopOfBook {
   constructor(private readonly tickOf: (symbol: string) => TickSize) {}
 
   /** Takes a book update; returns the symbol's new top. */
-  update(book: BookUpdate): Top {
-    const tick = this.tickOf(book.s);
-    const bid = book.b[0];
-    const ask = book.a[0];
-    const top: Top = {
-      bidTicks: bid === undefined ? undefined : tick.toTicks(bid.p),
-      bidLots: bid?.q ?? 0,
-      askTicks: ask === undefined ? undefined : tick.toTicks(ask.p),
-      askLots: ask?.q ?? 0,
-    };
-    this.tops.set(book.s, top);
+  update(book: BookUpdate): TopTicks {
+    return this.set(topOfBook(book, this.textTicks));
+  }
+
+  /** Takes a top already in ticks (an in-process port's, `TickFeeds.onTop`); returns it. */
+  set(top: TopTicks): TopTicks {
+    this.tops.set(top.s, top);
     return top;
   }
+
+  private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
 
   /** The latest top of `symbol` (empty before the first update). */
   get(symbol: string): Top {

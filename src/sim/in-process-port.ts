@@ -1,21 +1,24 @@
 import type { SimClock } from '../clock/sim-clock.ts';
-import { bookUpdate, tickerStats, toInstrumentInfo, toRestOrder } from '../venue/wire-forms.ts';
+import { toInstrumentInfo, toRestOrder } from '../venue/wire-forms.ts';
 import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { ExchangePort, MarketDataHandlerOptions, OneWayRequests, SubscribeOptions } from '../strategy/exchange-port.ts';
 import { OneWayPort } from './one-way-port.ts';
-import { depthProblem, type BookUpdate, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
+import { depthProblem, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
 import { newOrderProblem } from './new-order-check.ts';
 import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
-import { SentBooks } from './sent-books.ts';
+import { PortMarketData } from './port-market-data.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
 import { PortHub, type PortSink } from './port-hub.ts';
 import { PortChannel } from './port-channel.ts';
 import { addHandler } from '../strategy/handlers.ts';
+import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
+import type { OrderEvent } from '../venue/order-events.ts';
+import { noteOfEvent } from './order-notes.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -43,25 +46,27 @@ export class PortError extends Error {}
  * them; market data likewise. A message whose sampled latency would let it overtake an
  * earlier one on its channel arrives right after it instead. One-way requests (`oneWay`,
  * the agents') travel the same way and draw the same samples, with no answer scheduled.
+ *
+ * A strategy that takes numbers (`ticks`: `TickFeeds`, the agents) gets its order events as
+ * notes and LEVEL_1 books as tops in ticks, read from the venue's records: the same messages at
+ * the same times, with no feed object or price text made for it (market data:
+ * port-market-data.ts).
  */
-export class InProcessPort implements ExchangePort, PortSink {
+export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   readonly username: string;
   private readonly clock: SimClock;
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
-  private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
-  /** The handlers that take stats too (`onMarketData`'s `stats`): with none, none are sent. */
-  private readonly statsHandlers: ((message: MarketDataMessage) => void)[] = [];
-  /** Level and depth (Infinity: every level) per subscribed market. */
-  private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
-  /** What was last sent of each book, to skip repeats. */
-  private readonly sent: SentBooks;
+  /** `TickFeeds.onOwnOrder`'s handlers: order events as notes. */
+  private readonly noteHandlers: ((note: OwnOrderNote) => void)[] = [];
+  /** Order events and LEVEL_1 books as numbers, for the strategies that take them (the agents). */
+  readonly ticks: TickFeeds = this;
+  private readonly md: PortMarketData;
   private readonly hub: PortHub;
   /** Requests whose answer nobody awaits (the agents'). */
   readonly oneWay: OneWayRequests;
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: PortChannel;
   private readonly toStrategy: PortChannel;
-  private readonly marketData: PortChannel;
 
   constructor(
     private readonly venue: Venue,
@@ -73,9 +78,8 @@ export class InProcessPort implements ExchangePort, PortSink {
     const orderLatency = options.orderLatency ?? ZERO_LATENCY;
     this.toVenue = new PortChannel(orderLatency);
     this.toStrategy = new PortChannel(orderLatency);
-    this.marketData = new PortChannel(options.marketDataLatency ?? ZERO_LATENCY);
     this.hub = PortHub.of(venue);
-    this.sent = new SentBooks(venue, this.hub);
+    this.md = new PortMarketData(venue, this.clock, new PortChannel(options.marketDataLatency ?? ZERO_LATENCY), this.hub, this);
     this.hub.addUser(account.id, this);
     this.oneWay = new OneWayPort(this, venue, account);
   }
@@ -84,9 +88,8 @@ export class InProcessPort implements ExchangePort, PortSink {
   close(): void {
     this.hub.remove(this);
     this.feedHandlers.length = 0;
-    this.mdHandlers.length = 0;
-    this.statsHandlers.length = 0;
-    this.subscriptions.clear();
+    this.noteHandlers.length = 0;
+    this.md.close();
   }
 
   now(): bigint {
@@ -157,25 +160,12 @@ export class InProcessPort implements ExchangePort, PortSink {
     const market = this.marketOf(symbol);
     const problem = depthProblem(options?.depth);
     if (problem !== undefined) throw new PortError(`invalid subscribe: ${problem}`);
-    const depth = options?.depth ?? Infinity;
-    this.subscriptions.set(market, { level, depth });
-    this.hub.watch(market, this);
-    // As on the websocket: stats, then the current book, right after the subscription.
-    const stats = tickerStats(market, this.clock.nowSec, this.clock.nowNanos);
-    this.sent.forget(market); // the book is always sent on subscribing
-    const book = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, this.clock.nowSec, this.clock.nowNanos)! : bookUpdate(market, level, this.clock.nowSec, this.clock.nowNanos, depth);
-    if (level === 'LEVEL_1') this.sent.isNewTop(market);
-    this.send(this.marketData, () => {
-      this.emitMarketData(stats);
-      this.emitMarketData(book);
-    });
+    this.md.subscribe(market, level, options?.depth ?? Infinity);
   }
 
   /** @internal `unsubscribe` as it runs at the venue. */
   unsubscribeNow(symbol: string): void {
-    const market = this.marketOf(symbol);
-    this.subscriptions.delete(market);
-    this.hub.unwatch(market, this);
+    this.md.unsubscribe(this.marketOf(symbol));
   }
 
   /** @internal Sends a one-way request (`OneWayPort`) as `call` sends one; `fn` ends with `answered()`. */
@@ -195,11 +185,18 @@ export class InProcessPort implements ExchangePort, PortSink {
     return addHandler(this.feedHandlers, handler);
   }
 
+  /** `TickFeeds`: while any is registered, order feeds arrive as notes (feed handlers, if any, still get feeds). */
+  onOwnOrder(handler: (note: OwnOrderNote) => void): () => void {
+    return addHandler(this.noteHandlers, handler);
+  }
+
+  /** `TickFeeds`: while any is registered, LEVEL_1 books go to these as tops, not to `onMarketData` handlers. */
+  onTop(handler: (top: TopTicks) => void): () => void {
+    return this.md.onTop(handler);
+  }
+
   onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
-    const removeBook = addHandler(this.mdHandlers, handler);
-    if (options?.stats === false) return removeBook;
-    const removeStats = addHandler(this.statsHandlers, handler);
-    return () => (removeBook(), removeStats());
+    return this.md.onMarketData(handler, options);
   }
 
   setTimer(delayNs: number, fn: () => void): () => void {
@@ -234,46 +231,29 @@ export class InProcessPort implements ExchangePort, PortSink {
     this.clock.postIn(channel.delayNs(this.clock.nowSec, this.clock.nowNanos, order), fn, arg);
   }
 
-  /** @internal An order feed of this port's user (from the hub). */
-  onFeed(feed: OrderFeed): void {
-    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, feed);
+  /**
+   * @internal An order event of this port's user (from the hub): one message down the channel,
+   * a feed when a handler takes feeds (note handlers then read it as a note), else a note.
+   */
+  onOrderEvent(e: OrderEvent): void {
+    if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, e.feed());
+    else if (this.noteHandlers.length > 0) this.send(this.toStrategy, this.runNoteHandlers, noteOfEvent(e, this.venue));
   }
 
   private readonly runFeedHandlers = (feed: OrderFeed): void => {
     for (const h of this.feedHandlers) h(feed);
+    if (this.noteHandlers.length > 0) {
+      const note = noteOfFeed(feed, (symbol, text) => this.venue.market(symbol)?.instrument.tick.toTicks(text));
+      for (const h of this.noteHandlers) h(note);
+    }
   };
-  private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
+  private readonly runNoteHandlers = (note: OwnOrderNote): void => {
+    for (const h of this.noteHandlers) h(note);
+  };
 
-  /**
-   * @internal One instant of a watched market (from the hub): its stats messages, then the
-   * book at the subscribed level unless it repeats the last one sent (L1, L2), as on the websocket.
-   */
+  /** @internal One instant of a watched market (from the hub): see `PortMarketData.deliverInstant`. */
   deliverInstant(batch: InstantBatch): void {
-    const market = batch.market;
-    const subscription = this.subscriptions.get(market);
-    if (subscription === undefined) return;
-    const { level, depth } = subscription;
-    for (const stats of batch.stats) {
-      // Stats nobody takes are not sent, but their latency sample is drawn as when they were:
-      // the random stream and the channel (which the book update queues behind) stay the same.
-      if (this.statsHandlers.length === 0) this.marketData.delayNs(this.clock.nowSec, this.clock.nowNanos);
-      else this.send(this.marketData, this.emit, { ...stats }); // each port's handlers get their own object
-    }
-    if (!batch.bookChanged) return;
-    if (level === 'LEVEL_1') {
-      if (!this.sent.isNewTop(market)) return;
-      this.send(this.marketData, this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
-      return;
-    }
-    const message = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
-    if (message === undefined) return;
-    this.send(this.marketData, this.emit, message);
-  }
-
-  private emitMarketData(message: MarketDataMessage): void {
-    const market = this.venue.market(message.s);
-    if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
-    for (const h of message.t === 's' ? this.statsHandlers : this.mdHandlers) h(message);
+    this.md.deliverInstant(batch);
   }
 
   private marketOf(symbol: string): Market {

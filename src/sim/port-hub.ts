@@ -1,12 +1,15 @@
-import type { OrderFeed } from '../wire/order.ts';
+import type { OrderEvent } from '../venue/order-events.ts';
 import type { Market } from '../venue/market.ts';
 import { MarketDataInstants, type InstantBatch } from '../venue/md-instants.ts';
 import type { Venue } from '../venue/venue.ts';
 
 /** What the hub calls on a port. */
 export interface PortSink {
-  /** An order feed of the port's user, at the instant the venue produced it. */
-  onFeed(feed: OrderFeed): void;
+  /**
+   * An order event of the port's user, at the instant the venue produced it (valid during the
+   * call only: `e.feed()` for the wire object, or the numbers).
+   */
+  onOrderEvent(e: OrderEvent): void;
   /** End of an instant in which the batch's market traded or its book changed. */
   deliverInstant(batch: InstantBatch): void;
 }
@@ -35,9 +38,10 @@ export class PortHub {
 
   private constructor(venue: Venue) {
     venue.subscribe({
-      orderFeed: (userId, feed) => {
-        const sinks = this.byUser[userId];
-        if (sinks !== undefined) for (const s of sinks) s.onFeed(feed);
+      // Events, not feeds: a feed object is built only for a port whose strategy takes feeds.
+      orderEvent: (e) => {
+        const sinks = this.byUser[e.userId];
+        if (sinks !== undefined) for (const s of sinks) s.onOrderEvent(e);
       },
     });
     this.instants = new MarketDataInstants(

@@ -1,6 +1,7 @@
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
+import type { TopTicks } from '../strategy/tick-feeds.ts';
 import { L2Capture } from './lazy-book-levels.ts';
 import type { PortHub } from './port-hub.ts';
 
@@ -43,6 +44,17 @@ export class SentBooks {
     else if (!capture.next(book, changes, log)) return undefined;
     const tick = market.instrument.tick;
     return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: capture.bids.levels(tick), a: capture.asks.levels(tick) };
+  }
+
+  /**
+   * The top `isNewTop` recorded last for `market`, in ticks and lots (a fresh object: the
+   * strategy keeps it): what a LEVEL_1 update shows, with no price text.
+   */
+  lastTop(market: Market): TopTicks {
+    const last = this.lastL1.get(market)!;
+    const hasBid = last[0] >= 0;
+    const hasAsk = last[2] >= 0;
+    return { s: market.symbol, bidTicks: hasBid ? last[0] : undefined, bidLots: last[1], askTicks: hasAsk ? last[2] : undefined, askLots: last[3] };
   }
 
   /** Records the market's top of book; false when it equals the one last sent. */

@@ -3,6 +3,7 @@ import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts'
 import type { NewOrder, OrderFeed, RestOrder } from '../wire/order.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
 import type { PositionRiskSnapshot } from '../wire/risk.ts';
+import type { TickFeeds } from './tick-feeds.ts';
 
 /**
  * The seam between a strategy and any exchange that speaks the interface document: the
@@ -63,6 +64,11 @@ export interface ExchangePort {
    * a strategy that can use them checks for them and falls back to the promise calls).
    */
   readonly oneWay?: OneWayRequests;
+  /**
+   * Order events and LEVEL_1 books as numbers, where the port offers them (the in-process port):
+   * `attachStrategy` uses them for a strategy that implements `TickStrategy`.
+   */
+  readonly ticks?: TickFeeds;
 }
 
 /**

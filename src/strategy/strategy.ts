@@ -1,6 +1,7 @@
 import type { BookUpdate, TickerStats } from '../wire/market-data.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { ExchangePort } from './exchange-port.ts';
+import type { TickStrategy } from './tick-feeds.ts';
 
 /**
  * A trading strategy, written once for every exchange: it gets an ExchangePort at start and
@@ -24,8 +25,12 @@ export interface Strategy {
  * Connects a strategy's callbacks to a port and starts it. Returns a function that stops the
  * strategy and detaches its callbacks.
  */
-export async function attachStrategy(strategy: Strategy, port: ExchangePort): Promise<() => Promise<void>> {
-  const detachFeeds = port.onOrderFeed((feed) => strategy.onOrderFeed?.(feed, port));
+export async function attachStrategy(strategy: Strategy & TickStrategy, port: ExchangePort): Promise<() => Promise<void>> {
+  // Where the port offers numbers, a strategy that takes them gets notes and tops (the agents).
+  const ticks = port.ticks;
+  const notes = ticks !== undefined && strategy.onOwnOrder !== undefined;
+  const detachFeeds = notes ? ticks.onOwnOrder((note) => strategy.onOwnOrder!(note)) : port.onOrderFeed((feed) => strategy.onOrderFeed?.(feed, port));
+  const detachTops = ticks !== undefined && strategy.onTop !== undefined ? ticks.onTop((top) => strategy.onTop!(top)) : undefined;
   // A strategy without onStats says so: an in-process port then sends it no stats at all.
   const detachMd = port.onMarketData(
     (message) => {
@@ -38,6 +43,7 @@ export async function attachStrategy(strategy: Strategy, port: ExchangePort): Pr
   return async () => {
     await strategy.onStop?.(port);
     detachFeeds();
+    detachTops?.();
     detachMd();
   };
 }

@@ -1,0 +1,134 @@
+import type { SimClock } from '../clock/sim-clock.ts';
+import { addHandler } from '../strategy/handlers.ts';
+import type { MarketDataHandlerOptions } from '../strategy/exchange-port.ts';
+import type { TopTicks } from '../strategy/tick-feeds.ts';
+import type { Market } from '../venue/market.ts';
+import type { InstantBatch } from '../venue/md-instants.ts';
+import type { Venue } from '../venue/venue.ts';
+import { bookUpdate, tickerStats } from '../venue/wire-forms.ts';
+import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { PortChannel } from './port-channel.ts';
+import type { PortHub, PortSink } from './port-hub.ts';
+import { SentBooks } from './sent-books.ts';
+
+/**
+ * The market-data half of an in-process port: its subscriptions, what it last sent of each
+ * book, its handlers, and the one channel every message travels down (a latency sample each,
+ * never overtaking the one before). The port hands it subscriptions as they run at the venue
+ * and the hub's instants; see `InProcessPort` for the rules the messages follow.
+ */
+export class PortMarketData {
+  private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
+  /** The handlers that take stats too (`onMarketData`'s `stats`): with none, none are sent. */
+  private readonly statsHandlers: ((message: MarketDataMessage) => void)[] = [];
+  /** `TickFeeds.onTop`'s: while any is registered, LEVEL_1 books go to these as tops. */
+  private readonly topHandlers: ((top: TopTicks) => void)[] = [];
+  /** Level and depth (Infinity: every level) per subscribed market. */
+  private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
+  /** What was last sent of each book, to skip repeats. */
+  private readonly sent: SentBooks;
+
+  constructor(
+    private readonly venue: Venue,
+    private readonly clock: SimClock,
+    private readonly channel: PortChannel,
+    private readonly hub: PortHub,
+    private readonly sink: PortSink,
+  ) {
+    this.sent = new SentBooks(venue, hub);
+  }
+
+  close(): void {
+    this.mdHandlers.length = 0;
+    this.statsHandlers.length = 0;
+    this.topHandlers.length = 0;
+    this.subscriptions.clear();
+  }
+
+  onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
+    const removeBook = addHandler(this.mdHandlers, handler);
+    if (options?.stats === false) return removeBook;
+    const removeStats = addHandler(this.statsHandlers, handler);
+    return () => (removeBook(), removeStats());
+  }
+
+  onTop(handler: (top: TopTicks) => void): () => void {
+    return addHandler(this.topHandlers, handler);
+  }
+
+  /** A subscription as it runs at the venue: stats, then the current book, as on the websocket. */
+  subscribe(market: Market, level: MarketDataLevel, depth: number): void {
+    this.subscriptions.set(market, { level, depth });
+    this.hub.watch(market, this.sink);
+    const { nowSec, nowNanos } = this.clock;
+    // Stats nobody takes are not made (the one message's latency sample is drawn all the same).
+    const stats = this.statsHandlers.length > 0 ? tickerStats(market, nowSec, nowNanos) : undefined;
+    this.sent.forget(market); // the book is always sent on subscribing
+    if (level === 'LEVEL_1' && this.topHandlers.length > 0) {
+      this.sent.isNewTop(market);
+      const top = this.sent.lastTop(market);
+      this.send(() => {
+        if (stats !== undefined) this.emitMarketData(stats);
+        this.emitTop(top);
+      });
+      return;
+    }
+    const book = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, nowSec, nowNanos)! : bookUpdate(market, level, nowSec, nowNanos, depth);
+    if (level === 'LEVEL_1') this.sent.isNewTop(market);
+    this.send(() => {
+      if (stats !== undefined) this.emitMarketData(stats);
+      this.emitMarketData(book);
+    });
+  }
+
+  unsubscribe(market: Market): void {
+    this.subscriptions.delete(market);
+    this.hub.unwatch(market, this.sink);
+  }
+
+  /**
+   * One instant of a watched market (from the hub): its stats messages, then the book at the
+   * subscribed level unless it repeats the last one sent (L1, L2), as on the websocket.
+   */
+  deliverInstant(batch: InstantBatch): void {
+    const market = batch.market;
+    const subscription = this.subscriptions.get(market);
+    if (subscription === undefined) return;
+    const { level, depth } = subscription;
+    for (const stats of batch.stats) {
+      // Stats nobody takes are not sent, but their latency sample is drawn as when they were:
+      // the random stream and the channel (which the book update queues behind) stay the same.
+      if (this.statsHandlers.length === 0) this.channel.delayNs(this.clock.nowSec, this.clock.nowNanos);
+      else this.send(this.emit, { ...stats }); // each port's handlers get their own object
+    }
+    if (!batch.bookChanged) return;
+    if (level === 'LEVEL_1') {
+      if (!this.sent.isNewTop(market)) return;
+      if (this.topHandlers.length > 0) this.send(this.emitTop, this.sent.lastTop(market));
+      else this.send(this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
+      return;
+    }
+    const message = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, batch.sec, batch.nanos) : bookUpdate(market, level, batch.sec, batch.nanos, depth);
+    if (message === undefined) return;
+    this.send(this.emit, message);
+  }
+
+  /** `fn(arg)` down the channel (handlers made once: no closure per message). */
+  private send<T>(fn: (arg: T) => void, arg?: T): void {
+    this.clock.postIn(this.channel.delayNs(this.clock.nowSec, this.clock.nowNanos), fn, arg);
+  }
+
+  private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
+
+  private readonly emitTop = (top: TopTicks): void => {
+    const market = this.venue.market(top.s);
+    if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
+    for (const h of this.topHandlers) h(top);
+  };
+
+  private emitMarketData(message: MarketDataMessage): void {
+    const market = this.venue.market(message.s);
+    if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
+    for (const h of message.t === 's' ? this.statsHandlers : this.mdHandlers) h(message);
+  }
+}
