@@ -107,8 +107,9 @@ export class BacktestRecorder {
   ) {
     this.touch = venue.markets.map((m) => new TouchTracker(m, venue.clock.nowNs));
     this.detach = venue.subscribe({
-      orderFeed: (userId, feed) => {
-        if (userId === account.id) this.onFeed(feed);
+      // Events, not feeds: the feed object is built for the account's own events only.
+      orderEvent: (e) => {
+        if (e.userId === account.id) this.onFeed(e.feed());
       },
       fundingSettled: (market) => this.onFunding(market),
       bookChanged: (market) => this.touch[market.index]?.check(venue.clock.nowNs),
