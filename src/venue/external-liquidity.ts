@@ -1,20 +1,21 @@
-import { BookEvents, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
+import { BookEvents, EV_TRADE } from '../book/book-events.ts';
 import type { BookEvent, TradeEvent } from '../book/events.ts';
+import type { OrderBook } from '../book/order-book.ts';
 import type { Side } from '../core/types.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
 import { LevelChangeLog } from './level-change-log.ts';
-import { ABSENT, LastRowOfKey, LevelKeyMap } from './level-keys.ts';
+import { LastRowOfKey } from './level-keys.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFlow } from './order-flow.ts';
 import type { VenueState } from './venue-state.ts';
 
 /**
- * Book ids of external orders start here: far above any `O-` counter (a run would have to
- * place a billion orders to meet them), positive (`L-` ids are negative), and int32s for the
- * first billion recorded level increases, which the book indexes in its fast table (ids
- * beyond 2^31 go to a Map: a replay's level changes cost a quarter more). Was 2^50: the
- * state hash of a replay (which covers order ids) changed with it, its fills and PnL did not.
+ * The ids recorded quantity shows (as a maker, in L3 views and the state hash) start here: far
+ * above any `O-` counter (a run would have to place a billion orders to meet them), positive
+ * (`L-` ids are negative), int32s for the first billion recorded level increases. Each
+ * increase takes the next one, as each re-queued external order did when every recorded level
+ * was a book order (so replays' state hashes did not change with the book's redesign).
  */
 export const EXTERNAL_ID_BASE = 2 ** 30;
 
@@ -42,14 +43,16 @@ const SIDE_BID = 1;
 /**
  * Recorded (replayed L2) liquidity inside the venue's own books.
  *
- * Design: each recorded price level is ONE resting book order owned by `EXTERNAL_OWNER`, a
+ * Design: each recorded price level's quantity lives in the book's level record
+ * (`OrderBook.setExternalInto`, src/book/book-external.ts), owned by `EXTERNAL_OWNER`, a
  * participant with no account. So everything that reads the book — market-data feeds, the
  * mark price, the price band, post-only checks, matching of crossing orders — sees the
  * recorded market with no parallel path, while the recorded side never touches margin, fees,
  * positions or funding (`OrderFlow.settleTrade` settles only the account side of a trade
- * with an external order). The level's order is restated when the recording changes it:
- * a decrease reduces it in place (keeping its queue place), an increase re-queues it at the
- * back (new quantity joins behind orders already there), zero removes it.
+ * with recorded quantity). A decrease keeps the quantity's place in its level's queue, an
+ * increase moves it to the back (new quantity joins behind account orders already there)
+ * with a new id, zero removes it. Not an order: no id index entry, no price → id map here
+ * (a level change is the book's level lookup and a stored number).
  *
  * Accounts' orders sit in the same book. How far a resting account order is from the front of
  * a recorded level is not the book's FIFO (a recording does not say where quantity was added
@@ -58,8 +61,6 @@ const SIDE_BID = 1;
  * trades with them at their prices (the recorded side takes), like a new aggressive order.
  */
 export class ExternalLiquidity {
-  /** Book id of the external order at each (market, side, price); key = price for bids, −price for asks. */
-  private readonly levels = new Map<Market, LevelKeyMap>();
   /** Per market, the levels these changes touched (for market-data captures, `level-change-log.ts`). */
   private readonly logs = new Map<Market, LevelChangeLog>();
   private nextId = EXTERNAL_ID_BASE;
@@ -68,12 +69,11 @@ export class ExternalLiquidity {
   private readonly records = new BookEvents();
   /** Scratch of `applyLevelColumns`: each level's last row in the batch. */
   private readonly lastRow = new LastRowOfKey();
-  /** Scratch of `applyLevelColumns`: rows, then the increases' rows, book ids and shown lots. */
+  /** Scratch of `applyLevelColumns`: rows, then the increases' rows. */
   private rowScratch = new Int32Array(64);
-  private idScratch = new Float64Array(64);
-  private shownScratch = new Float64Array(64);
-  /** External levels removed because a recorded level crossed them (a change count). */
-  private removed = 0;
+  /** Scratch of level scans (crossed levels, a reset): prices and lots, best first. */
+  private scanPrices = new Float64Array(16);
+  private scanLots = new Float64Array(16);
 
   constructor(
     private readonly s: VenueState,
@@ -87,8 +87,7 @@ export class ExternalLiquidity {
 
   /** External lots displayed at (side, price) now (0 when none). */
   displayedLots(market: Market, side: Side, priceTicks: number): number {
-    const id = this.levelsOf(market).get(keyOf(side, priceTicks));
-    return id === ABSENT ? 0 : market.book.openLots(id);
+    return market.book.externalLots(side, priceTicks);
   }
 
   /**
@@ -108,46 +107,36 @@ export class ExternalLiquidity {
 
   /** `applyLevels` on columns: what the replay calls, with no object per level. */
   applyLevelColumns(market: Market, c: LevelColumns, reset: boolean): void {
-    const levels = this.levelsOf(market);
     const book = market.book;
     const log = this.logOf(market);
     log.begin(book.orderCount);
     if (reset) {
-      for (const id of levels.values()) if (book.has(id)) book.cancelInto(id, this.clearedRecords());
-      levels.clear();
+      this.clearSide(book, 'B');
+      this.clearSide(book, 'S');
       log.forget();
     }
     const n = this.uniqueRows(c);
     const rows = this.rowScratch;
-    const ids = this.idScratch;
-    const shown = this.shownScratch;
-    // Each level is looked up once (its book id, then its open lots); decreases apply at once,
-    // increases after them: a batch that moves the touch never crosses itself midway.
+    const events = this.records;
+    // Decreases apply at once, increases after them: a batch that moves the touch never
+    // crosses itself midway.
     let increases = 0;
     for (let u = 0; u < n; u++) {
       const i = rows[u]!;
-      const key = c.side[i] === SIDE_BID ? c.priceTicks[i]! : -c.priceTicks[i]!;
-      const id = levels.get(key);
-      const lots = id === ABSENT ? 0 : book.openLots(id);
+      const bid = c.side[i] === SIDE_BID;
+      const priceTicks = c.priceTicks[i]!;
       const qtyLots = c.qtyLots[i]!;
-      log.add(key);
+      const side: Side = bid ? 'B' : 'S';
+      const lots = book.externalLots(side, priceTicks);
+      log.add(bid ? priceTicks : -priceTicks);
       if (qtyLots < lots) {
-        book.reduceInto(id, lots - qtyLots, this.clearedRecords());
-        if (qtyLots === 0) levels.delete(key);
-      } else if (qtyLots > lots) {
-        rows[increases] = i;
-        ids[increases] = id;
-        shown[increases++] = lots;
-      }
+        events.clear();
+        book.setExternalInto(side, priceTicks, qtyLots, 0, events);
+      } else if (qtyLots > lots) rows[increases++] = i;
     }
-    // What was looked up stays true until an increase removes crossed levels (then look again).
-    const removedBefore = this.removed;
     for (let u = 0; u < increases; u++) {
       const i = rows[u]!;
-      const side: Side = c.side[i] === SIDE_BID ? 'B' : 'S';
-      const priceTicks = c.priceTicks[i]!;
-      if (this.removed === removedBefore) this.raise(market, levels, side, priceTicks, c.qtyLots[i]!, ids[u]!, shown[u]!);
-      else this.setLevel(market, levels, side, priceTicks, c.qtyLots[i]!);
+      this.raise(market, c.side[i] === SIDE_BID ? 'B' : 'S', c.priceTicks[i]!, c.qtyLots[i]!);
     }
     log.finish(book.orderCount);
     this.flow.afterBookChange(market);
@@ -159,12 +148,7 @@ export class ExternalLiquidity {
    */
   private uniqueRows(c: LevelColumns): number {
     const n = c.to - c.from;
-    if (this.rowScratch.length < n) {
-      const size = Math.max(n, 2 * this.rowScratch.length);
-      this.rowScratch = new Int32Array(size);
-      this.idScratch = new Float64Array(size);
-      this.shownScratch = new Float64Array(size);
-    }
+    if (this.rowScratch.length < n) this.rowScratch = new Int32Array(Math.max(n, 2 * this.rowScratch.length));
     return this.lastRow.collect(c.side, c.priceTicks, c.from, c.to, this.rowScratch);
   }
 
@@ -189,87 +173,62 @@ export class ExternalLiquidity {
     this.flow.settleTrade(externalTrade(0, EXTERNAL_OWNER, takerSide, priceTicks, lots), undefined, market);
   }
 
-  private setLevel(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number): void {
-    const key = keyOf(side, priceTicks);
-    const id = levels.get(key);
-    const shown = id === ABSENT ? 0 : market.book.openLots(id);
-    if (qtyLots < shown) {
-      market.book.reduceInto(id, shown - qtyLots, this.clearedRecords());
-      if (qtyLots === 0) levels.delete(key);
-      return;
-    }
-    if (qtyLots > shown) this.raise(market, levels, side, priceTicks, qtyLots, id, shown);
-  }
-
   /**
-   * A level grows from `shown` lots (its order `id`, or ABSENT) to `qtyLots`: its order goes to
-   * the back of the level's queue with the new quantity (a new id), after removing the opposite
-   * external levels it crosses; the part that crosses account orders trades with them (the
-   * old order, on the other side of the book, takes no part in that).
+   * A level grows to `qtyLots`: its quantity goes to the back of the level's queue with a new
+   * id, after removing the opposite recorded levels it crosses; the part that crosses account
+   * orders trades with them at their prices (the recorded side takes).
    */
-  private raise(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number, qtyLots: number, id: number, shown: number): void {
+  private raise(market: Market, side: Side, priceTicks: number, qtyLots: number): void {
     const book = market.book;
-    const log = this.logOf(market);
-    // Its order last in the level (the usual case: alone there): raised in place, the same
-    // queue as below (a resting order's price crosses nothing).
-    if (id !== ABSENT && shown > 0 && book.raiseLast(id, this.nextId, qtyLots)) {
-      levels.set(keyOf(side, priceTicks), this.nextId++);
-      return;
-    }
-    this.removeCrossedExternal(market, levels, side, priceTicks);
-    const newId = this.nextId++;
-    const events = this.clearedRecords();
-    book.placeInto({ orderId: newId, ownerId: EXTERNAL_OWNER, side, priceTicks, qtyLots, tif: 'GTC', postOnly: false }, events);
-    let rested = false;
+    const best = side === 'B' ? book.bestAskTicks() : book.bestBidTicks();
+    if (best !== undefined && (side === 'B' ? best <= priceTicks : best >= priceTicks)) this.removeCrossedExternal(market, side, priceTicks);
+    const events = this.records;
+    events.clear();
+    book.setExternalInto(side, priceTicks, qtyLots, this.nextId++, events);
     for (let e = 0; e < events.length; e++) {
-      const kind = events.kind(e);
-      if (kind === EV_TRADE) {
-        // An account order on the other side traded: its level changed.
-        log.add(side === 'B' ? -events.priceTicks(e) : events.priceTicks(e));
-        this.flow.settleTrade(events.at(e) as TradeEvent, undefined, market);
-      }
-      else if (kind === EV_RESTED) rested = true;
+      if (events.kind(e) !== EV_TRADE) continue;
+      // An account order on the other side traded: its level changed.
+      this.logOf(market).add(side === 'B' ? -events.priceTicks(e) : events.priceTicks(e));
+      this.flow.settleTrade(events.at(e) as TradeEvent, undefined, market);
     }
-    // The old order goes after the new one is queued behind it: the same queue as removing it
-    // first, but a level that never empties midway is not freed and made again in the book.
-    if (id !== ABSENT && shown > 0) book.cancelInto(id, this.clearedRecords());
-    const key = keyOf(side, priceTicks);
-    if (rested) levels.set(key, newId);
-    else levels.delete(key);
   }
 
   /**
-   * Removes opposite external levels this price would cross: the recording has moved past them
-   * (its later rows would remove them), and recorded liquidity never trades with itself.
+   * Removes the opposite recorded quantity this price would cross: the recording has moved past
+   * it (its later rows would remove it), and recorded liquidity never trades with itself.
    */
-  private removeCrossedExternal(market: Market, levels: LevelKeyMap, side: Side, priceTicks: number): void {
-    const best = side === 'B' ? market.book.bestAskTicks() : market.book.bestBidTicks();
-    if (best === undefined || (side === 'B' ? best > priceTicks : best < priceTicks)) return;
-    const remove = (key: number): void => {
-      const id = levels.get(key);
-      if (id === ABSENT) return;
-      if (market.book.has(id)) market.book.cancelInto(id, this.clearedRecords());
-      levels.delete(key);
-      this.logOf(market).add(key);
-      this.removed++;
-    };
-    // The crossed range is usually a few ticks: probe it; scan the map only when it is wider.
-    const width = Math.abs(priceTicks - best) + 1;
-    if (width <= levels.size) {
-      for (let i = 0; i < width; i++) remove(side === 'B' ? -(best + i) : best - i);
-      return;
-    }
-    for (const key of levels.keyList()) {
-      if ((key > 0) === (side === 'B')) continue;
-      const p = Math.abs(key);
-      if (side === 'B' ? p <= priceTicks : p >= priceTicks) remove(key);
+  private removeCrossedExternal(market: Market, side: Side, priceTicks: number): void {
+    const book = market.book;
+    const opposite: Side = side === 'B' ? 'S' : 'B';
+    const log = this.logOf(market);
+    const crosses = (p: number) => (side === 'B' ? p <= priceTicks : p >= priceTicks);
+    // The crossed levels, best first (a scan as long as the scratch; longer only when all of it crosses).
+    let n = book.l2Into(opposite, this.scanPrices, this.scanLots);
+    while (n === this.scanPrices.length && crosses(this.scanPrices[n - 1]!)) n = this.growScan(book, opposite);
+    for (let i = 0; i < n && crosses(this.scanPrices[i]!); i++) {
+      const p = this.scanPrices[i]!;
+      if (book.externalLots(opposite, p) === 0) continue;
+      this.records.clear();
+      book.setExternalInto(opposite, p, 0, 0, this.records);
+      log.add(opposite === 'B' ? p : -p);
     }
   }
 
-  private levelsOf(market: Market): LevelKeyMap {
-    let levels = this.levels.get(market);
-    if (levels === undefined) this.levels.set(market, (levels = new LevelKeyMap()));
-    return levels;
+  /** Every recorded quantity of one side goes (a reset); account orders stay. */
+  private clearSide(book: OrderBook, side: Side): void {
+    let n = book.l2Into(side, this.scanPrices, this.scanLots);
+    while (n < book.depthOf(side)) n = this.growScan(book, side);
+    for (let i = 0; i < n; i++) {
+      this.records.clear();
+      if (book.externalLots(side, this.scanPrices[i]!) > 0) book.setExternalInto(side, this.scanPrices[i]!, 0, 0, this.records);
+    }
+  }
+
+  /** Doubles the scan scratch and reads the side again into it. */
+  private growScan(book: OrderBook, side: Side): number {
+    this.scanPrices = new Float64Array(2 * this.scanPrices.length);
+    this.scanLots = new Float64Array(this.scanPrices.length);
+    return book.l2Into(side, this.scanPrices, this.scanLots);
   }
 
   private logOf(market: Market): LevelChangeLog {
@@ -281,11 +240,6 @@ export class ExternalLiquidity {
   private cleared(): BookEvent[] {
     this.events.length = 0;
     return this.events;
-  }
-
-  private clearedRecords(): BookEvents {
-    this.records.clear();
-    return this.records;
   }
 }
 

@@ -6,8 +6,11 @@
  *
  * A reader may trust the log between two of its captures only when every book change in
  * between was external: it counts the venue's `bookChanged` announcements against
- * `announced` (external changes announce one each), and checks `orderCount`, which also
- * catches a change no one announced (an account order placed or removed in silence). Keys
+ * `announced` (external changes announce one each), and checks the book's `orderCount`, which
+ * also catches a change no one announced (an account order placed or removed in silence).
+ * Recorded quantity is not an order, so `orderCount` moves only with account orders: an
+ * external change leaves it alone unless it trades account orders away (inside `begin` …
+ * `finish`, so the count `finish` keeps is the one after it). Keys
  * are kept in a ring; a reader whose window was overwritten, or that spans a reset (every
  * level changed: `forget`), captures in full.
  */

@@ -120,17 +120,9 @@ export class OrderFlow {
     const store = this.s.orders;
     log.touchMarket(market);
     const seq = store.field(slot, F_SEQ);
-    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), store.field(slot, F_QTY) - store.field(slot, F_FILLED), this.externalInBooks());
+    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
     this.saveOrder(slot, market, false);
     market.book.cancelInto(seq, this.clearedEvents());
-  }
-
-  /** True when the books hold recorded (external) orders: more book orders than account orders. */
-  private externalInBooks(): boolean {
-    const markets = this.s.markets;
-    let booked = 0;
-    for (let i = 0; i < markets.length; i++) booked += markets[i]!.book.orderCount;
-    return booked > this.s.openOrders;
   }
 
   private execute(account: Account, market: Market, slot: number): void {

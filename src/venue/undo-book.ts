@@ -25,10 +25,11 @@ interface QueuedOrder {
  * Saves where a resting order (engine id `seq`) sits in its level, before a cancel takes it
  * out. Account orders rest once, when placed, so within a level they queue in ascending engine
  * id: the order's place among them is found again on failure (O(1) now, O(level) only then).
- * `openLots`: its unfilled lots, as its record says. A recorded (external) order has no such key, so while the books hold any (`withExternal`),
- * the level's whole queue is copied instead.
+ * `openLots`: its unfilled lots, as its record says. A level's recorded (external) quantity has
+ * no such key (its place is not by id), so where the level holds some, its whole queue is
+ * copied instead.
  */
-export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, openLots: number, withExternal: boolean): void {
+export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, openLots: number): void {
   const at = j.entry(U_LEVEL, 5);
   const nums = j.nums;
   nums[at] = seq;
@@ -37,7 +38,7 @@ export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerI
   nums[at + 3] = priceTicks;
   nums[at + 4] = openLots;
   j.ref(book);
-  j.ref(withExternal ? book.levelQueue(side, priceTicks) : undefined);
+  j.ref(book.externalLots(side, priceTicks) > 0 ? book.levelQueue(side, priceTicks) : undefined);
 }
 
 export function undoLevel(nums: Float64Array, at: number, refs: unknown[], r: number): void {
@@ -112,13 +113,9 @@ export function undoPlace(nums: Float64Array, at: number, refs: unknown[], r: nu
   }
 }
 
-/** Makes the level at `priceTicks` hold exactly `queue`, in that order (only on failure). */
+/** Makes the level at `priceTicks` hold exactly `queue`, in that order, recorded quantity included (only on failure). */
 function rebuildLevel(book: OrderBook, side: Side, priceTicks: number, queue: readonly QueuedOrder[]): void {
-  const out = scratch();
-  for (const q of book.levelQueue(side, priceTicks)) book.cancelInto(q.orderId, out);
-  for (const q of queue) {
-    book.placeInto({ orderId: q.orderId, ownerId: q.ownerId, side, priceTicks, qtyLots: q.qtyLots, tif: 'GTC', postOnly: false }, out);
-  }
+  book.restoreLevelInto(side, priceTicks, queue, scratch());
 }
 
 let events: BookEvents | undefined;
