@@ -127,8 +127,15 @@ export class ExternalLiquidity {
       const priceTicks = c.priceTicks[i]!;
       const qtyLots = c.qtyLots[i]!;
       const side: Side = bid ? 'B' : 'S';
-      const lots = book.externalLots(side, priceTicks);
       log.add(bid ? priceTicks : -priceTicks);
+      // A removal is a decrease or nothing: set without looking the level up first (a third
+      // or more of a recorded diff's rows).
+      if (qtyLots === 0) {
+        events.clear();
+        book.setExternalInto(side, priceTicks, 0, 0, events);
+        continue;
+      }
+      const lots = book.externalLots(side, priceTicks);
       if (qtyLots < lots) {
         events.clear();
         book.setExternalInto(side, priceTicks, qtyLots, 0, events);
