@@ -28,8 +28,8 @@ describe.skipIf(binance.missing)(`${binance.title}: streamed from its files on a
     return replayPlan(s.market!.replay, s).files;
   };
 
-  it('pulls exactly the events a whole read gives, in the same order', async () => {
-    const feed = streamFeed(files());
+  /** Streams the files to the end and checks the batches hold exactly the events of a whole read. */
+  async function expectWholeRead(feed: ReturnType<typeof streamFeed>): Promise<void> {
     const streamed: L2Batch[] = [];
     for (let b = feed.next(); b !== undefined; b = feed.next()) streamed.push(b);
     expect(feed.next()).toBeUndefined();
@@ -42,6 +42,17 @@ describe.skipIf(binance.missing)(`${binance.title}: streamed from its files on a
       expect(a.findIndex((x, i) => x !== b[i]), `first ${key} that differs`).toBe(-1);
     }
     expect(streamed.length).toBeGreaterThan(3); // really in batches
+  }
+
+  it('pulls exactly the events a whole read gives, in the same order', async () => {
+    await expectWholeRead(streamFeed(files()));
+  });
+
+  it('after span passes, pulls the same events from the reader thread started beside the span pass of its files, and from a new one for other files', async () => {
+    scanSpan(files());
+    scanSpan(files(), { skipBadRows: true }); // the newer span pass's reader thread replaces the first
+    await expectWholeRead(streamFeed(files(), { skipBadRows: true }));
+    await expectWholeRead(streamFeed(files()));
   });
 
   it('finds the same feed-delay shift and span as the events in memory', async () => {

@@ -35,7 +35,7 @@ function workerEntry(): URL {
  * @throws ReplayError (from `next()`) for a bad file or row, as the readers report it.
  */
 export function streamFeed(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): L2Feed {
-  let thread: ReaderThread | undefined = new ReaderThread(files, options.skipBadRows ?? false, 'events');
+  let thread: ReaderThread | undefined = claimStarted(files, options.skipBadRows ?? false) ?? new ReaderThread(files, options.skipBadRows ?? false, 'events');
   // The first batch is taken now: a file that cannot be opened or starts badly fails here, at build.
   let first: ReturnType<ReaderThread['take']> | undefined = thread.take();
   return {
@@ -75,16 +75,46 @@ export function indexTickersFound(files: readonly L2FileSpec[], options: { skipB
   return tickersFound.get(shiftKey(files, options.skipBadRows ?? false));
 }
 
-/** A recording's span (first and last time, first prices, feed-delay shift), read through on a reader thread. */
+/**
+ * The run's reader thread, started beside the span pass of the same files (`scanSpan`): the
+ * run that follows a span pass (`perpsim backtest --replay`) then finds its first batches read
+ * instead of waiting for a thread to start and read them. One at most: a newer span pass, or a
+ * failed one, closes it. Unclaimed, it holds its few batches until the process ends (it is
+ * unreferenced).
+ */
+let started: { key: string; thread: ReaderThread } | undefined;
+
+function claimStarted(files: readonly L2FileSpec[], skipBadRows: boolean): ReaderThread | undefined {
+  if (started === undefined || started.key !== shiftKey(files, skipBadRows)) return undefined;
+  const { thread } = started;
+  started = undefined;
+  return thread;
+}
+
+function closeStarted(): void {
+  started?.thread.close();
+  started = undefined;
+}
+
+/**
+ * A recording's span (first and last time, first prices, feed-delay shift), read through on a
+ * reader thread; the run's reader thread starts beside it (see `started`).
+ */
 export function scanSpan(files: readonly L2FileSpec[], options: { skipBadRows?: boolean } = {}): RecordingSpan {
-  const thread = new ReaderThread(files, options.skipBadRows ?? false, 'span');
+  const skipBadRows = options.skipBadRows ?? false;
+  const key = shiftKey(files, skipBadRows);
+  const thread = new ReaderThread(files, skipBadRows, 'span');
+  closeStarted();
+  started = { key, thread: new ReaderThread(files, skipBadRows, 'events') };
   try {
     const message = thread.take();
     if (message?.kind !== 'span') throw new Error('the reader thread ended without the span');
-    const key = shiftKey(files, options.skipBadRows ?? false);
     shiftsFound.set(key, message.span.minFeedDelayNs);
     if (message.indexTickers !== undefined) tickersFound.set(key, message.indexTickers);
     return message.span;
+  } catch (e) {
+    closeStarted();
+    throw e;
   } finally {
     thread.close();
   }
