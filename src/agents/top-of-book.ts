@@ -12,7 +12,7 @@ export interface Top {
 
 /** The latest top of book per symbol, as market data delivered it. */
 export class TopOfBook {
-  private readonly tops = new Map<string, Top>();
+  private readonly tops = new Map<string, KeptTop>();
 
   constructor(private readonly tickOf: (symbol: string) => TickSize) {}
 
@@ -21,10 +21,23 @@ export class TopOfBook {
     return this.set(topOfBook(book, this.textTicks));
   }
 
-  /** Takes a top already in ticks (an in-process port's, `TickFeeds.onTop`); returns it. */
+  /**
+   * Takes a top already in ticks (an in-process port's, `TickFeeds.onTop`, valid during its
+   * call only): copied into the symbol's kept top (one object per symbol, updated in place:
+   * read a top when it is handed over, do not keep it), which it returns.
+   */
   set(top: TopTicks): TopTicks {
-    this.tops.set(top.s, top);
-    return top;
+    const kept = this.tops.get(top.s);
+    if (kept === undefined) {
+      const first: KeptTop = { s: top.s, bidTicks: top.bidTicks, bidLots: top.bidLots, askTicks: top.askTicks, askLots: top.askLots };
+      this.tops.set(top.s, first);
+      return first;
+    }
+    kept.bidTicks = top.bidTicks;
+    kept.bidLots = top.bidLots;
+    kept.askTicks = top.askTicks;
+    kept.askLots = top.askLots;
+    return kept;
   }
 
   private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
@@ -40,5 +53,8 @@ export class TopOfBook {
     return t.bidTicks === undefined || t.askTicks === undefined ? undefined : (t.bidTicks + t.askTicks) / 2;
   }
 }
+
+/** A symbol's top as kept (updated in place by `set`). */
+type KeptTop = Top & { readonly s: string };
 
 const EMPTY: Top = Object.freeze({ bidTicks: undefined, bidLots: 0, askTicks: undefined, askLots: 0 });

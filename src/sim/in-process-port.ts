@@ -18,7 +18,8 @@ import { PortChannel } from './port-channel.ts';
 import { addHandler } from '../strategy/handlers.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
-import { noteOfEvent } from './order-notes.ts';
+import { NoteRecord, writeNote } from './order-notes.ts';
+import { InFlightRing } from './in-flight-ring.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -58,6 +59,8 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   /** `TickFeeds.onOwnOrder`'s handlers: order events as notes. */
   private readonly noteHandlers: ((note: OwnOrderNote) => void)[] = [];
+  /** Notes on their way to the strategy, in sending order (the channel is FIFO): no object each. */
+  private readonly notes = new InFlightRing(() => new NoteRecord());
   /** Order events and LEVEL_1 books as numbers, for the strategies that take them (the agents). */
   readonly ticks: TickFeeds = this;
   private readonly md: PortMarketData;
@@ -237,7 +240,10 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
    */
   onOrderEvent(e: OrderEvent): void {
     if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, e.feed());
-    else if (this.noteHandlers.length > 0) this.send(this.toStrategy, this.runNoteHandlers, noteOfEvent(e, this.venue));
+    else if (this.noteHandlers.length > 0) {
+      writeNote(this.notes.push(), e, this.venue);
+      this.send(this.toStrategy, this.runNoteHandlers, undefined);
+    }
   }
 
   private readonly runFeedHandlers = (feed: OrderFeed): void => {
@@ -247,8 +253,10 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
       for (const h of this.noteHandlers) h(note);
     }
   };
-  private readonly runNoteHandlers = (note: OwnOrderNote): void => {
+  private readonly runNoteHandlers = (): void => {
+    const note = this.notes.peek();
     for (const h of this.noteHandlers) h(note);
+    this.notes.drop();
   };
 
   /** @internal One instant of a watched market (from the hub): see `PortMarketData.deliverInstant`. */

@@ -1,28 +1,65 @@
-import { noteOfFeed, type OwnOrderNote } from '../strategy/tick-feeds.ts';
+import { noteOfFeed, type OwnOrderNote, type TopTicks } from '../strategy/tick-feeds.ts';
+import type { Side } from '../core/types.ts';
+import type { OrderFeed } from '../wire/order.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
 import type { Venue } from '../venue/venue.ts';
 
-/**
- * The note of an order event (`TickFeeds.onOwnOrder`), read from the order's record: no feed
- * object, no price text. An event the records cannot describe (an order off the tick grid or
- * of an unknown symbol) goes through its feed, as `noteOfFeed` reads it; an `e` names no order.
- */
-export function noteOfEvent(e: OrderEvent, venue: Venue): OwnOrderNote {
-  const t = e.t;
-  if (t === 'e') return { t, oid: '', symbol: '', side: 'B', priceTicks: Number.NaN, tif: 'GTC', remainingLots: 0, reason: e.reason, fillLots: 0, fillPriceTicks: Number.NaN };
-  const market = e.plainMarket();
-  if (market === undefined) return noteOfFeed(e.feed(), (symbol, text) => venue.market(symbol)?.instrument.tick.toTicks(text));
-  const fill = t === 'p' || t === 'f';
-  return {
-    t,
-    oid: e.orderId(),
-    symbol: market.symbol,
-    side: e.side(),
-    priceTicks: e.priceTicks(),
-    tif: e.tif(),
-    remainingLots: e.remainingLots(),
-    reason: e.reason,
-    fillLots: fill ? e.fillLots : 0,
-    fillPriceTicks: fill ? e.fillPriceTicks : Number.NaN,
-  };
+/** An `OwnOrderNote` an in-process port fills and reuses (`InFlightRing`). */
+export class NoteRecord implements OwnOrderNote {
+  t: OrderFeed['t'] = 'n';
+  oid = '';
+  symbol = '';
+  side: Side = 'B';
+  priceTicks = Number.NaN;
+  tif = 'GTC';
+  remainingLots = 0;
+  reason: string | undefined = undefined;
+  fillLots = 0;
+  fillPriceTicks = Number.NaN;
 }
+
+/** A `TopTicks` an in-process port fills and reuses. */
+export class TopRecord implements TopTicks {
+  s = '';
+  bidTicks: number | undefined = undefined;
+  bidLots = 0;
+  askTicks: number | undefined = undefined;
+  askLots = 0;
+}
+
+/**
+ * Writes the note of an order event (`TickFeeds.onOwnOrder`) into `out`, read from the order's
+ * record: no feed object, no price text. An event the records cannot describe (an order off
+ * the tick grid or of an unknown symbol) goes through its feed, as `noteOfFeed` reads it; an
+ * `e` names no order.
+ */
+export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
+  const t = e.t;
+  out.t = t;
+  out.reason = e.reason;
+  const market = t === 'e' ? undefined : e.plainMarket();
+  if (market === undefined) {
+    const note = t === 'e' ? EMPTY : noteOfFeed(e.feed(), (symbol, text) => venue.market(symbol)?.instrument.tick.toTicks(text));
+    out.oid = note.oid;
+    out.symbol = note.symbol;
+    out.side = note.side;
+    out.priceTicks = note.priceTicks;
+    out.tif = note.tif;
+    out.remainingLots = note.remainingLots;
+    out.fillLots = note.fillLots;
+    out.fillPriceTicks = note.fillPriceTicks;
+    return;
+  }
+  const fill = t === 'p' || t === 'f';
+  out.oid = e.orderId();
+  out.symbol = market.symbol;
+  out.side = e.side();
+  out.priceTicks = e.priceTicks();
+  out.tif = e.tif();
+  out.remainingLots = e.remainingLots();
+  out.fillLots = fill ? e.fillLots : 0;
+  out.fillPriceTicks = fill ? e.fillPriceTicks : Number.NaN;
+}
+
+/** What a feed without an order (`e`) says besides its type and reason. */
+const EMPTY = new NoteRecord();

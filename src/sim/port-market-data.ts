@@ -10,6 +10,8 @@ import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts'
 import type { PortChannel } from './port-channel.ts';
 import type { PortHub, PortSink } from './port-hub.ts';
 import { SentBooks } from './sent-books.ts';
+import { InFlightRing } from './in-flight-ring.ts';
+import { TopRecord } from './order-notes.ts';
 
 /**
  * The market-data half of an in-process port: its subscriptions, what it last sent of each
@@ -23,6 +25,8 @@ export class PortMarketData {
   private readonly statsHandlers: ((message: MarketDataMessage) => void)[] = [];
   /** `TickFeeds.onTop`'s: while any is registered, LEVEL_1 books go to these as tops. */
   private readonly topHandlers: ((top: TopTicks) => void)[] = [];
+  /** Tops on their way, in sending order (the channel is FIFO): no object per message. */
+  private readonly tops = new InFlightRing(() => new TopRecord());
   /** Level and depth (Infinity: every level) per subscribed market. */
   private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
   /** What was last sent of each book, to skip repeats. */
@@ -66,10 +70,10 @@ export class PortMarketData {
     this.sent.forget(market); // the book is always sent on subscribing
     if (level === 'LEVEL_1' && this.topHandlers.length > 0) {
       this.sent.isNewTop(market);
-      const top = this.sent.lastTop(market);
+      this.sent.writeTop(this.tops.push(), market);
       this.send(() => {
         if (stats !== undefined) this.emitMarketData(stats);
-        this.emitTop(top);
+        this.emitTop();
       });
       return;
     }
@@ -104,7 +108,10 @@ export class PortMarketData {
     if (!batch.bookChanged) return;
     if (level === 'LEVEL_1') {
       if (!this.sent.isNewTop(market)) return;
-      if (this.topHandlers.length > 0) this.send(this.emitTop, this.sent.lastTop(market));
+      if (this.topHandlers.length > 0) {
+        this.sent.writeTop(this.tops.push(), market);
+        this.send(this.emitTop);
+      }
       else this.send(this.emit, bookUpdate(market, level, batch.sec, batch.nanos));
       return;
     }
@@ -120,10 +127,13 @@ export class PortMarketData {
 
   private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
 
-  private readonly emitTop = (top: TopTicks): void => {
+  /** Delivers the oldest top in flight. */
+  private readonly emitTop = (): void => {
+    const top = this.tops.peek();
     const market = this.venue.market(top.s);
-    if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
-    for (const h of this.topHandlers) h(top);
+    // Not when unsubscribed in flight.
+    if (market !== undefined && this.subscriptions.has(market)) for (const h of this.topHandlers) h(top);
+    this.tops.drop();
   };
 
   private emitMarketData(message: MarketDataMessage): void {

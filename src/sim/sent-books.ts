@@ -1,7 +1,7 @@
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
-import type { TopTicks } from '../strategy/tick-feeds.ts';
+import type { TopRecord } from './order-notes.ts';
 import { L2Capture } from './lazy-book-levels.ts';
 import type { PortHub } from './port-hub.ts';
 
@@ -47,14 +47,16 @@ export class SentBooks {
   }
 
   /**
-   * The top `isNewTop` recorded last for `market`, in ticks and lots (a fresh object: the
-   * strategy keeps it): what a LEVEL_1 update shows, with no price text.
+   * Writes into `out` the top `isNewTop` recorded last for `market`, in ticks and lots: what a
+   * LEVEL_1 update shows, with no price text.
    */
-  lastTop(market: Market): TopTicks {
+  writeTop(out: TopRecord, market: Market): void {
     const last = this.lastL1.get(market)!;
-    const hasBid = last[0] >= 0;
-    const hasAsk = last[2] >= 0;
-    return { s: market.symbol, bidTicks: hasBid ? last[0] : undefined, bidLots: last[1], askTicks: hasAsk ? last[2] : undefined, askLots: last[3] };
+    out.s = market.symbol;
+    out.bidTicks = last[0] >= 0 ? last[0] : undefined;
+    out.bidLots = last[1];
+    out.askTicks = last[2] >= 0 ? last[2] : undefined;
+    out.askLots = last[3];
   }
 
   /** Records the market's top of book; false when it equals the one last sent. */

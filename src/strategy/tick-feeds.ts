@@ -8,6 +8,8 @@ import type { OrderFeed } from '../wire/order.ts';
  * price text made by the venue and parsed back by the strategy. Same messages, same times,
  * same order as the wire forms (`onOrderFeed`, `onMarketData`) would arrive; where a port offers
  * it (the in-process port), a strategy that implements `TickStrategy` gets these instead.
+ * A note or a top is valid during the handler's call only: the port reuses its record for a
+ * later message (copy what you keep).
  */
 export interface TickFeeds {
   /** Registers a handler for this user's order events as notes; returns the function that removes it. */
