@@ -73,16 +73,22 @@ export class TouchTracker {
         bump(r.side === 'B' ? this.bids : this.asks, r.priceTicks, -1);
       }
     }
-    this.check(nowNs);
+    this.check(() => nowNs);
   }
 
-  /** Re-checks the touch (after a book change or an own feed). */
-  check(nowNs: TimeNs): void {
-    const t = touchOf(this.market);
-    const atBid = t.bidTicks !== null && this.bids.has(t.bidTicks);
-    const atAsk = t.askTicks !== null && this.asks.has(t.askTicks);
+  /**
+   * Re-checks the touch (after a book change or an own feed). `nowNs` is asked only when the
+   * account moved onto or off the touch: the check runs on every book change of the run, most
+   * of which change nothing here (no bigint time made for those).
+   */
+  check(nowNs: () => TimeNs): void {
+    const book = this.market.book;
+    const bid = this.bids.size === 0 ? undefined : book.bestBidTicks();
+    const ask = this.asks.size === 0 ? undefined : book.bestAskTicks();
+    const atBid = bid !== undefined && this.bids.has(bid);
+    const atAsk = ask !== undefined && this.asks.has(ask);
     if (atBid === this.atBid && atAsk === this.atAsk) return;
-    this.close(nowNs);
+    this.close(nowNs());
     this.atBid = atBid;
     this.atAsk = atAsk;
   }

@@ -98,6 +98,7 @@ export class BacktestRecorder {
   private readonly positions = new Map<Market, Position>();
   private readonly lastFunding = new Map<Market, Money>();
   private readonly detach: () => void;
+  private readonly nowNs = (): bigint => this.venue.clock.nowNs;
 
   /** `endNs`: the end of the run (markouts are measured only up to it). */
   constructor(
@@ -112,7 +113,7 @@ export class BacktestRecorder {
         if (e.userId === account.id) this.onFeed(e.feed());
       },
       fundingSettled: (market) => this.onFunding(market),
-      bookChanged: (market) => this.touch[market.index]?.check(venue.clock.nowNs),
+      bookChanged: (market) => this.touch[market.index]?.check(this.nowNs),
     });
   }
 
