@@ -61,6 +61,16 @@ export class EventLogRecorder implements VenueListener {
   private readonly makerCodes: number[] = [];
   /** Dictionary codes of the row kinds (seeded first in `EventColumns`: taking them adds nothing). */
   private readonly kindCodes: Record<EventKind, number>;
+  /**
+   * Dictionary codes cached by a small key (a market's index, a feed type's character, a state
+   * code, a side, a time in force), each taken at the value's first row, as `set` would take
+   * it: the same codes, without a string lookup per row.
+   */
+  private readonly symbolCodes: number[] = [];
+  private readonly feedCodes: number[] = [];
+  private readonly stateCodes: number[] = [];
+  private readonly sideCodes: number[] = [];
+  private readonly tifCodes: number[] = [];
   /** Rows written so far, by kind. */
   readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
   /** Lots traded, by symbol. */
@@ -122,13 +132,17 @@ export class EventLogRecorder implements VenueListener {
     if (market === undefined) return this.feedRow(e.userId, e.feed());
     const c = this.cols;
     const r = this.begin('feed');
-    c.feed.set(r, e.t);
+    const t = e.t;
+    c.feed.setCode(r, this.feedCodes[t.charCodeAt(0)] ?? this.newCode(this.feedCodes, t.charCodeAt(0), c.feed, t));
     c.user.setCode(r, this.userCode(this.userCodes, c.user, e.userId));
     c.order_id.set(r, e.orderId());
-    c.symbol.set(r, market.symbol);
-    c.state.set(r, STATE_NAMES[e.stateCode()]!);
-    c.side.set(r, e.side());
-    c.tif.set(r, e.tif());
+    c.symbol.setCode(r, this.symbolCode(market));
+    const state = e.stateCode();
+    c.state.setCode(r, this.stateCodes[state] ?? this.newCode(this.stateCodes, state, c.state, STATE_NAMES[state]!));
+    const side = e.side();
+    c.side.setCode(r, this.sideCodes[side === 'B' ? 0 : 1] ?? this.newCode(this.sideCodes, side === 'B' ? 0 : 1, c.side, side));
+    const tif = e.tif();
+    c.tif.setCode(r, this.tifCodes[tif === 'GTC' ? 0 : 1] ?? this.newCode(this.tifCodes, tif === 'GTC' ? 0 : 1, c.tif, tif));
     c.liquidation.set(r, e.isLiquidation());
     c.price_ticks.setNumber(r, e.priceTicks()); // the text is the ticks' own: a reader rebuilds it
     const qty = e.qtyLots();
@@ -172,11 +186,12 @@ export class EventLogRecorder implements VenueListener {
   trade(t: VenueTrade, market: Market): void {
     const c = this.cols;
     const r = this.begin('trade');
-    c.symbol.set(r, t.symbol);
+    c.symbol.setCode(r, this.symbolCode(market));
     this.setTradeId(r, t.tid);
     c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
     c.qty.setNumber(r, t.qtyLots);
-    c.side.set(r, t.takerSide);
+    const side = t.takerSide === 'B' ? 0 : 1;
+    c.side.setCode(r, this.sideCodes[side] ?? this.newCode(this.sideCodes, side, c.side, t.takerSide));
     c.order_id.set(r, t.takerOrderId);
     c.user.setCode(r, this.userCode(this.userCodes, c.user, t.takerUserId));
     c.maker_order_id.set(r, t.makerOrderId);
@@ -191,7 +206,7 @@ export class EventLogRecorder implements VenueListener {
     const { bid, bidQty, ask, askQty, bidDepth, askDepth } = top;
     const c = this.cols;
     const r = this.begin('book');
-    c.symbol.set(r, market.symbol);
+    c.symbol.setCode(r, this.symbolCode(market));
     if (!Number.isNaN(bid)) {
       c.bid_ticks.setNumber(r, bid);
       c.bid_qty.setNumber(r, bidQty);
@@ -259,6 +274,16 @@ export class EventLogRecorder implements VenueListener {
     const account = this.venue.accounts[userId];
     if (account === undefined) return column.code(EXTERNAL_USERNAME);
     return (cache[userId] ??= column.code(account.username));
+  }
+
+  /** `value`'s code in `column`, taken now and cached under `key`. */
+  private newCode(cache: number[], key: number, column: DictionaryColumn, value: string): number {
+    return (cache[key] = column.code(value));
+  }
+
+  /** The code of `market`'s symbol (seeded first, so never new). */
+  private symbolCode(market: Market): number {
+    return this.symbolCodes[market.index] ?? this.newCode(this.symbolCodes, market.index, this.cols.symbol, market.symbol);
   }
 
   /** Trade ids are counter strings ("1", "2", ...): stored as integers. */
