@@ -10,6 +10,7 @@ import { BookEvents, EV_CANCEL_REJECTED, EV_TRADE } from '../src/book/book-event
 import { RandomStream } from '../src/random/random-stream.ts';
 import type { BenchCase } from './harness.ts';
 import { TypedReferenceBook } from './reference-book.ts';
+import { externalCase } from './book-external.ts';
 
 export const MID_TICKS = 100_000;
 const OWNERS = 100;
@@ -324,4 +325,11 @@ export function l2SnapshotCase(): BenchCase {
 }
 
 /** Every book case, in run order. */
-export const bookCases = (): BenchCase[] => [insertCase(), mixReferenceCase(), mixCase('book.mix', 'bench/book.mix', OWNERS, 'book.mix-reference'), l2SnapshotCase()];
+export const bookCases = (): BenchCase[] => [
+  insertCase(),
+  mixReferenceCase(),
+  mixCase('book.mix', 'bench/book.mix', OWNERS, 'book.mix-reference'),
+  l2SnapshotCase(),
+  externalCase(true),
+  externalCase(false),
+];
