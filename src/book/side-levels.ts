@@ -36,6 +36,13 @@ export class SideLevels {
   readonly cachedKey = new Float64Array(K.CacheSize);
   /** Level cached in each bucket, NONE when empty. */
   readonly cachedLevel = new Int32Array(K.CacheSize).fill(K.None);
+  /**
+   * The key the last `levelOf` did not find and where it would go, until the side changes: a
+   * new level is looked up, then inserted, and the insert need not search again (a recorded
+   * level change makes a new level one time in five, ~3,500 levels a side).
+   */
+  private missKey = NaN;
+  private missAt = 0;
 
   /** Level slot with `key`, or NONE (-1). */
   levelOf(key: number): number {
@@ -43,7 +50,11 @@ export class SideLevels {
     const cached = this.cachedLevel[bucket]!;
     if (cached !== K.None && this.cachedKey[bucket] === key) return cached;
     const at = this.indexOf(key);
-    if (at < 0) return K.None;
+    if (at < 0) {
+      this.missKey = key;
+      this.missAt = -at - 1;
+      return K.None;
+    }
     const level = this.levels[at]!;
     this.cachedKey[bucket] = key;
     this.cachedLevel[bucket] = level;
@@ -73,7 +84,8 @@ export class SideLevels {
 
   /** Adds a level with a key not yet present, shifting the better levels up. */
   insert(key: number, level: number): void {
-    const at = -this.indexOf(key) - 1;
+    const at = key === this.missKey ? this.missAt : -this.indexOf(key) - 1;
+    this.missKey = NaN;
     if (this.length === this.keys.length) {
       this.keys = growF64(this.keys, this.length * 2);
       this.levels = growI32(this.levels, this.length * 2);
@@ -91,6 +103,7 @@ export class SideLevels {
   /** Removes the level with `key`, which must be present. */
   remove(key: number): void {
     const at = this.indexOf(key);
+    this.missKey = NaN;
     const n = this.length - 1;
     if (at < n) shiftDown(this.keys, this.levels, at, n);
     this.length = n;
@@ -99,6 +112,7 @@ export class SideLevels {
 
   /** Removes the best level. */
   pop(): void {
+    this.missKey = NaN;
     this.length--;
     this.forget(this.keys[this.length]!);
   }
