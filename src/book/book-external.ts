@@ -68,7 +68,7 @@ export abstract class BookExternal extends BookCore {
     const b = level * LevelRec.Stride;
     const shownLots = rec[b + LevelRec.Ext] === Mark.None ? 0 : levels.extLots[level]!;
     if (qtyLots < shownLots) {
-      this.lowerExternal(level, shownLots, qtyLots);
+      this.lowerLevel(level, shownLots, qtyLots);
       return;
     }
     if (qtyLots === shownLots) return;
@@ -77,6 +77,23 @@ export abstract class BookExternal extends BookCore {
     levels.extLots[level] = smi(qtyLots);
     levels.extId[level] = smi(externalId);
     levels.total[level] = smi(levels.total[level]! + (qtyLots - shownLots));
+  }
+
+  /**
+   * `setExternalInto` for a level whose recorded quantity does not grow (a decrease, a removal or
+   * no change; no events), in one lookup; an increase is left alone (nothing changes). Returns
+   * the recorded lots there before either way: a caller that applies a batch's decreases first
+   * and its increases after (`setExternalInto`) tells them apart without a second lookup.
+   */
+  lowerExternal(side: Side, priceTicks: number, qtyLots: number): number {
+    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots < 0) {
+      throw new RangeError(`recorded level ${side} ${priceTicks}: price and quantity ${qtyLots} must be integers, quantity >= 0`);
+    }
+    const level = this.levelAt(side, priceTicks);
+    if (level === Mark.None || this.levels.rec[level * LevelRec.Stride + LevelRec.Ext] === Mark.None) return 0;
+    const shownLots = this.levels.extLots[level]!;
+    if (qtyLots < shownLots) this.lowerLevel(level, shownLots, qtyLots);
+    return shownLots;
   }
 
   /**
@@ -170,7 +187,7 @@ export abstract class BookExternal extends BookCore {
   }
 
   /** A recorded decrease, in place; at 0 the quantity goes, and the level with it when no order is left. */
-  private lowerExternal(level: number, shownLots: number, qtyLots: number): void {
+  private lowerLevel(level: number, shownLots: number, qtyLots: number): void {
     const levels = this.levels;
     levels.total[level] = smi(levels.total[level]! - (shownLots - qtyLots));
     if (qtyLots > 0) {

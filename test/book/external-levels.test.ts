@@ -191,3 +191,21 @@ describe('restoring a level from its queue entries', () => {
     expect(() => book.restoreLevelInto('S', 100, [saved[0]!, { ...saved[0]!, orderId: 501 }], new BookEvents())).toThrow(RangeError);
   });
 });
+
+describe('lowering recorded quantity in one lookup', () => {
+  it('applies a decrease or a removal and returns the lots before, and leaves an increase alone', () => {
+    const book = new OrderBook();
+    book.place(gtc(1, 'B', 100, 5));
+    set(book, 'B', 100, 10, 500);
+    book.place(gtc(2, 'B', 100, 5));
+    expect(book.lowerExternal('B', 100, 4)).toBe(10);
+    expect(ids(book, 'B', 100)).toEqual([1, 500, 2]);
+    const hash = book.stateHash();
+    expect(book.lowerExternal('B', 100, 9)).toBe(4);
+    expect(book.stateHash()).toBe(hash);
+    expect(book.lowerExternal('B', 100, 0)).toBe(4);
+    expect(ids(book, 'B', 100)).toEqual([1, 2]);
+    expect(book.lowerExternal('B', 101, 3)).toBe(0);
+    expect(book.depthOf('B')).toBe(1);
+  });
+});
