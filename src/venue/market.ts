@@ -79,8 +79,9 @@ export class Market {
   private readonly bandNum: number;
   private readonly bandDen: number;
   /**
-   * Called before the funding averages change (the venue saves them then for the undo of its
-   * command: they change only when the mark or index moves, far less often than orders come).
+   * Called before the mark, the band or the funding averages change (the venue saves the
+   * market's state and averages then for the undo of its command: they change only when the
+   * mark or index moves, far less often than orders come).
    */
   beforeAveragesChange: () => void = () => {};
   /** Numbers of the last commands that saved this market's state, averages and trades (command-log.ts). */

@@ -118,7 +118,8 @@ export class OrderFlow {
   private takeOffBook(slot: number, market: Market): void {
     const log = this.s.log;
     const store = this.s.orders;
-    log.touchMarket(market);
+    // Only the book changes here (saved by `saveLevelOf`); the market's own state is saved by
+    // whatever changes it next (a fill, a mark that moves).
     const seq = store.field(slot, F_SEQ);
     saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
     this.saveOrder(slot, market, false);
@@ -132,7 +133,6 @@ export class OrderFlow {
     store.setState(slot, ST_NEW);
     if (this.s.orderRow('n', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
     faultPoint('place.accepted');
-    log.touchMarket(market);
     const events = this.clearedEvents();
     const cmd = this.command;
     cmd.orderId = store.field(slot, F_SEQ);
@@ -278,8 +278,8 @@ export class OrderFlow {
     this.s.told();
   }
 
+  /** The mark follows the touch (a mark that moves saves the market's state first: `Market.beforeAveragesChange`). */
   afterBookChange(market: Market): void {
-    this.s.log.touchMarket(market);
     market.refreshMark(this.s.clock.nowSec, this.s.clock.nowNanos);
     this.s.bookChanged(market);
   }

@@ -64,7 +64,12 @@ export class Venue {
       const instrument = resolveInstrument(instConfig);
       if (this.s.marketBySymbol.has(instrument.symbol)) throw new RangeError(`instrument ${instrument.symbol} is listed twice`);
       const market = new Market(i, instrument, clock.nowSec, clock.nowNanos);
-      market.beforeAveragesChange = () => this.s.log.touchAverages(market);
+      // The mark, band and averages change only when the mark or index moves: the command saves
+      // the market's state then, not on every order (see `OrderFlow.afterBookChange`).
+      market.beforeAveragesChange = () => {
+        this.s.log.touchMarket(market);
+        this.s.log.touchAverages(market);
+      };
       this.s.markets.push(market);
       this.s.marketBySymbol.set(instrument.symbol, market);
     }

@@ -143,6 +143,24 @@ describe('commands apply fully or not at all', () => {
     expect(steps.filter((s) => s === 'cancel.book').length).toBe(3);
   });
 
+  it('an order that moves the mark (the touch sits above the index) leaves mark, band and funding averages as they were', () => {
+    const setup = () => {
+      const t = makeVenue();
+      const [a, b] = ['a', 'b'].map((n) => t.user(n, '10000000')) as [Account, Account];
+      place(t.venue, a, 'B', '50010', 1);
+      place(t.venue, b, 'S', '50030', 1);
+      return { ...t, a, b };
+    };
+    // The mark is the median of index 50,000, bid and ask: 50,010 now, 50,020 once the bid rests.
+    expect(setup().btc.markTicks).toBe(100_020);
+    const moved = setup();
+    place(moved.venue, moved.b, 'B', '50020', 1);
+    expect(moved.btc.markTicks).toBe(100_040);
+    const steps = failEveryStep(setup, (t) => place(t.venue, t.b, 'B', '50020', 1));
+    // A step after the mark moved (the command's last) was among those failed.
+    expect(steps[steps.length - 1]).toBe('place.done');
+  });
+
   it('a funding settlement paying and charging several accounts', () => {
     const steps = failEveryStep(
       () => {
