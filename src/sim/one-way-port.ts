@@ -4,15 +4,16 @@ import type { Venue } from '../venue/venue.ts';
 import type { OneWayRequests } from '../strategy/exchange-port.ts';
 import type { MarketDataLevel } from '../wire/market-data.ts';
 import type { InProcessPort } from './in-process-port.ts';
+import { InFlightRing } from './in-flight-ring.ts';
 
-/** A one-way insert on its way to the venue. */
-interface TicksOrder {
-  symbol: string;
-  side: Side;
-  priceTicks: number;
-  qtyLots: number;
-  tif: TimeInForce;
-  postOnly: boolean;
+/** A one-way insert on its way to the venue (a reused record: see `InFlightRing`). */
+class TicksOrder {
+  symbol = '';
+  side: Side = 'B';
+  priceTicks = 0;
+  qtyLots = 0;
+  tif: TimeInForce = 'GTC';
+  postOnly = false;
 }
 
 /**
@@ -28,6 +29,9 @@ interface TicksOrder {
  * and the venue parse back.
  */
 export class OneWayPort implements OneWayRequests {
+  /** Inserts on their way, in sending order (the request channel is FIFO): no object each. */
+  private readonly inserts = new InFlightRing(() => new TicksOrder());
+
   constructor(
     private readonly port: InProcessPort,
     private readonly venue: Venue,
@@ -35,7 +39,14 @@ export class OneWayPort implements OneWayRequests {
   ) {}
 
   placeTicks(symbol: string, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): void {
-    this.port.request(this.runPlace, { symbol, side, priceTicks, qtyLots, tif, postOnly });
+    const o = this.inserts.push();
+    o.symbol = symbol;
+    o.side = side;
+    o.priceTicks = priceTicks;
+    o.qtyLots = qtyLots;
+    o.tif = tif;
+    o.postOnly = postOnly;
+    this.port.request(this.runPlace, undefined);
   }
 
   cancel(orderId: string): void {
@@ -50,7 +61,9 @@ export class OneWayPort implements OneWayRequests {
     this.port.request(this.runUnsubscribe, symbol);
   }
 
-  private readonly runPlace = (o: TicksOrder): void => {
+  private readonly runPlace = (): void => {
+    const o = this.inserts.peek();
+    this.inserts.drop(); // read below before anything could send another insert
     const market = this.venue.market(o.symbol);
     if (market === undefined) throw new RangeError(`${this.account.username}: unknown symbol ${o.symbol}`); // agents trade only their markets
     this.venue.placeOrderSeq(this.account, market, o.side, o.priceTicks, o.qtyLots, o.tif, o.postOnly);

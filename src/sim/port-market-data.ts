@@ -6,7 +6,7 @@ import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
 import type { Venue } from '../venue/venue.ts';
 import { bookUpdate, tickerStats } from '../venue/wire-forms.ts';
-import type { MarketDataLevel, MarketDataMessage } from '../wire/market-data.ts';
+import type { MarketDataLevel, MarketDataMessage, TickerStats } from '../wire/market-data.ts';
 import type { PortChannel } from './port-channel.ts';
 import type { PortHub, PortSink } from './port-hub.ts';
 import { SentBooks } from './sent-books.ts';
@@ -71,10 +71,7 @@ export class PortMarketData {
     if (level === 'LEVEL_1' && this.topHandlers.length > 0) {
       this.sent.isNewTop(market);
       this.sent.writeTop(this.tops.push(), market);
-      this.send(() => {
-        if (stats !== undefined) this.emitMarketData(stats);
-        this.emitTop();
-      });
+      this.send(this.emitSubscribedTop, stats);
       return;
     }
     const book = level === 'LEVEL_2' ? this.sent.level2Update(market, depth, nowSec, nowNanos)! : bookUpdate(market, level, nowSec, nowNanos, depth);
@@ -126,6 +123,12 @@ export class PortMarketData {
   }
 
   private readonly emit = (message: MarketDataMessage): void => this.emitMarketData(message);
+
+  /** A LEVEL_1 subscription's first message: its stats (when made), then the oldest top in flight. */
+  private readonly emitSubscribedTop = (stats: TickerStats | undefined): void => {
+    if (stats !== undefined) this.emitMarketData(stats);
+    this.emitTop();
+  };
 
   /** Delivers the oldest top in flight. */
   private readonly emitTop = (): void => {
