@@ -117,7 +117,6 @@ export class ExternalLiquidity {
     }
     const n = this.uniqueRows(c);
     const rows = this.rowScratch;
-    const events = this.records;
     // Decreases apply at once, increases after them: a batch that moves the touch never
     // crosses itself midway.
     let increases = 0;
@@ -126,20 +125,9 @@ export class ExternalLiquidity {
       const bid = c.side[i] === SIDE_BID;
       const priceTicks = c.priceTicks[i]!;
       const qtyLots = c.qtyLots[i]!;
-      const side: Side = bid ? 'B' : 'S';
       log.add(bid ? priceTicks : -priceTicks);
-      // A removal is a decrease or nothing: set without looking the level up first (a third
-      // or more of a recorded diff's rows).
-      if (qtyLots === 0) {
-        events.clear();
-        book.setExternalInto(side, priceTicks, 0, 0, events);
-        continue;
-      }
-      const lots = book.externalLots(side, priceTicks);
-      if (qtyLots < lots) {
-        events.clear();
-        book.setExternalInto(side, priceTicks, qtyLots, 0, events);
-      } else if (qtyLots > lots) rows[increases++] = i;
+      // A decrease (or removal) applies in the same level lookup that tells an increase.
+      if (qtyLots > book.lowerExternal(bid ? 'B' : 'S', priceTicks, qtyLots)) rows[increases++] = i;
     }
     for (let u = 0; u < increases; u++) {
       const i = rows[u]!;
@@ -214,10 +202,7 @@ export class ExternalLiquidity {
     while (n === this.scanPrices.length && crosses(this.scanPrices[n - 1]!)) n = this.growScan(book, opposite);
     for (let i = 0; i < n && crosses(this.scanPrices[i]!); i++) {
       const p = this.scanPrices[i]!;
-      if (book.externalLots(opposite, p) === 0) continue;
-      this.records.clear();
-      book.setExternalInto(opposite, p, 0, 0, this.records);
-      log.add(opposite === 'B' ? p : -p);
+      if (book.lowerExternal(opposite, p, 0) > 0) log.add(opposite === 'B' ? p : -p);
     }
   }
 
@@ -225,10 +210,7 @@ export class ExternalLiquidity {
   private clearSide(book: OrderBook, side: Side): void {
     let n = book.l2Into(side, this.scanPrices, this.scanLots);
     while (n < book.depthOf(side)) n = this.growScan(book, side);
-    for (let i = 0; i < n; i++) {
-      this.records.clear();
-      if (book.externalLots(side, this.scanPrices[i]!) > 0) book.setExternalInto(side, this.scanPrices[i]!, 0, 0, this.records);
-    }
+    for (let i = 0; i < n; i++) book.lowerExternal(side, this.scanPrices[i]!, 0);
   }
 
   /** Doubles the scan scratch and reads the side again into it. */
