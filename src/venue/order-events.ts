@@ -3,6 +3,7 @@ import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
+import { grown } from './undo-journal.ts';
 
 export type OrderFeedType = OrderFeed['t'];
 
@@ -220,11 +221,7 @@ export class OrderEventRows {
    */
   add(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
     const i = this.length++;
-    if ((i + 1) * ROW > this.nums.length) {
-      const next = new Float64Array(this.nums.length * 2);
-      next.set(this.nums);
-      this.nums = next;
-    }
+    if ((i + 1) * ROW > this.nums.length) this.nums = grown(this.nums, (i + 1) * ROW);
     const n = this.nums;
     const o = i * ROW;
     this.types[i] = t;

@@ -3,6 +3,7 @@ import { STATS_SAVED, type SessionStats } from '../market/session-stats.ts';
 import { EXTERNAL_ORDER_ID } from './external-owner.ts';
 import type { VenueTrade } from './feeds.ts';
 import { NO_SLOT } from './order-store.ts';
+import { grown } from './undo-journal.ts';
 
 /** What a trade cursor needs to write an order's wire id when asked (`VenueState.orderId`). */
 export interface OrderIdWriter {
@@ -43,11 +44,7 @@ export class TradeRows {
    */
   add(tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number, stats: SessionStats): number {
     const i = this.length++;
-    if ((i + 1) * ROW > this.nums.length) {
-      const next = new Float64Array(this.nums.length * 2);
-      next.set(this.nums);
-      this.nums = next;
-    }
+    if ((i + 1) * ROW > this.nums.length) this.nums = grown(this.nums, (i + 1) * ROW);
     const n = this.nums;
     const o = i * ROW;
     n[o + T_NUMBER] = tradeNumber;

@@ -100,7 +100,8 @@ export class UndoJournal {
   }
 }
 
-function grown(a: Float64Array, atLeast: number): Float64Array<ArrayBuffer> {
+/** A copy of `a` at least `atLeast` long (doubling): the growth of every row array of the venue's commands. */
+export function grown(a: Float64Array, atLeast: number): Float64Array<ArrayBuffer> {
   let size = a.length * 2;
   while (size < atLeast) size *= 2;
   const next = new Float64Array(size);
