@@ -53,10 +53,7 @@ export type SelfTradePolicy = 'allow' | 'cancel-resting';
 export interface OrderBookOptions {
   /** Default `allow`: the venue does not document self-trade prevention (decisions.md). */
   selfTrade?: SelfTradePolicy;
-  /**
-   * The owner id recorded (external) quantity shows as a maker or taker; default -1. Recorded
-   * quantity never self-trades: give it an id no account has.
-   */
+  /** The owner recorded (external) quantity shows (default -1); no account's: it never self-trades. */
   externalOwner?: number;
 }
 
@@ -80,10 +77,7 @@ export abstract class BookCore {
     this.externalOwner = smi(options.externalOwner ?? -1);
   }
 
-  /**
-   * Fills the taker against a level that holds recorded quantity: the orders ahead of it, it,
-   * then the orders behind it (`book-external.ts`). Returns the lots left unfilled.
-   */
+  /** Fills the taker against a level holding recorded quantity (`book-external.ts`); returns the lots left. */
   protected abstract matchRecordedLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number;
 
   /**
@@ -128,7 +122,7 @@ export abstract class BookCore {
     if (level === Mark.None) {
       level = levels.allocate(priceTicks, sideCode);
       own.insert(key, level);
-    }
+    } else if (own.empties !== 0) this.reviveLevel(own, level);
     const orders = this.orders;
     const o = orders.allocate();
     const data = orders.data;
@@ -213,6 +207,7 @@ export abstract class BookCore {
       if (rec[b + LevelRec.Count] === 0 && rec[b + LevelRec.Ext] === Mark.None) {
         side.pop();
         this.freeLevel(level);
+        if (side.empties !== 0) this.dropEmptyTop(side);
       }
     }
     return remaining;
@@ -280,13 +275,33 @@ export abstract class BookCore {
   /** Takes a level whose last live order (or recorded quantity) went off its side, and frees it. */
   protected removeLevel(level: number): void {
     const priceTicks = this.levels.price[level]!;
-    if (this.levels.rec[level * LevelRec.Stride + LevelRec.Side] === SideCode.Buy) this.bids.remove(priceTicks);
-    else this.asks.remove(-priceTicks);
+    const side = this.levels.rec[level * LevelRec.Stride + LevelRec.Side] === SideCode.Buy ? this.bids : this.asks;
+    const wasBest = side.remove(side === this.bids ? priceTicks : -priceTicks);
     this.freeLevel(level);
+    if (wasBest && side.empties !== 0) this.dropEmptyTop(side);
+  }
+
+  /** Takes empty levels (left by recorded liquidity: `SideLevels.empties`) off the top of `side`. */
+  protected dropEmptyTop(side: SideLevels): void {
+    const rec = this.levels.rec;
+    while (side.length > 0) {
+      const level = side.levels[side.length - 1]!;
+      const b = level * LevelRec.Stride;
+      if (rec[b + LevelRec.Count] !== 0 || rec[b + LevelRec.Ext] !== Mark.None) return;
+      side.pop();
+      side.empties--;
+      this.freeLevel(level);
+    }
+  }
+
+  /** An order or recorded quantity comes to a level of `side`: it is no longer an empty one. */
+  protected reviveLevel(side: SideLevels, level: number): void {
+    const b = level * LevelRec.Stride;
+    if (this.levels.rec[b + LevelRec.Count] === 0 && this.levels.rec[b + LevelRec.Ext] === Mark.None) side.empties--;
   }
 
   /** Frees a level with no live orders left, with the canceled records still in its ring. */
-  private freeLevel(level: number): void {
+  protected freeLevel(level: number): void {
     this.levels.compact(level, this.orders);
     this.levels.release(level);
   }

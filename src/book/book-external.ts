@@ -72,6 +72,7 @@ export abstract class BookExternal extends BookCore {
       return;
     }
     if (qtyLots === shownLots) return;
+    if (shownLots === 0 && own.empties !== 0) this.reviveLevel(own, level);
     // An increase: behind every entry there now (a level with orders never crosses).
     rec[b + LevelRec.Ext] = rec[b + LevelRec.Queued]!;
     levels.extLots[level] = smi(qtyLots);
@@ -186,7 +187,11 @@ export abstract class BookExternal extends BookCore {
     return live;
   }
 
-  /** A recorded decrease, in place; at 0 the quantity goes, and the level with it when no order is left. */
+  /**
+   * A recorded decrease, in place; at 0 the quantity goes, and a level left without orders goes
+   * off its side when it is the best, else stays there empty (`SideLevels.empties`: no search
+   * and move now, nor when the recording fills the price again) until empties are half the side.
+   */
   private lowerLevel(level: number, shownLots: number, qtyLots: number): void {
     const levels = this.levels;
     levels.total[level] = smi(levels.total[level]! - (shownLots - qtyLots));
@@ -196,7 +201,19 @@ export abstract class BookExternal extends BookCore {
     }
     const b = level * LevelRec.Stride;
     levels.rec[b + LevelRec.Ext] = Mark.None;
-    if (levels.rec[b + LevelRec.Count] === 0) this.removeLevel(level);
+    if (levels.rec[b + LevelRec.Count] !== 0) return;
+    const side = levels.rec[b + LevelRec.Side] === SideCode.Buy ? this.bids : this.asks;
+    if (side.levels[side.length - 1] === level) {
+      this.removeLevel(level);
+      return;
+    }
+    if (++side.empties > 64 && 2 * side.empties > side.length) {
+      const rec = levels.rec;
+      side.purge(
+        (l) => rec[l * LevelRec.Stride + LevelRec.Count] === 0 && rec[l * LevelRec.Stride + LevelRec.Ext] === Mark.None,
+        (l) => this.freeLevel(l),
+      );
+    }
   }
 
   /** Recorded quantity at a price with no level: trades with the account orders it crosses, rests the rest. */

@@ -17,41 +17,46 @@ export function topView(levels: LevelSlots, side: SideLevels): LevelView | undef
   return { priceTicks: levels.price[level]!, qtyLots: levels.total[level]! };
 }
 
-/** The best `depth` levels of a side (all when `depth` is Infinity), best first. */
+/**
+ * The best `depth` levels of a side (all when `depth` is Infinity), best first. Here and below,
+ * levels left empty by recorded liquidity (total 0; see `SideLevels.empties`) are skipped.
+ */
 export function sideL2(levels: LevelSlots, side: SideLevels, depth: number): LevelView[] {
-  const n = Math.min(side.length, depth);
+  const n = Math.min(side.length - side.empties, depth);
   const view: LevelView[] = new Array(n);
   const { price, total } = levels;
   const sideLevels = side.levels;
-  for (let i = 0, at = side.length - 1; i < n; i++, at--) {
+  for (let i = 0, at = side.length - 1; i < n; at--) {
     const level = sideLevels[at]!;
-    view[i] = { priceTicks: price[level]!, qtyLots: total[level]! };
+    if (total[level] !== 0) view[i++] = { priceTicks: price[level]!, qtyLots: total[level]! };
   }
   return view;
 }
 
 /** A side's levels, best first, into columns (as many as they hold); returns the count. */
 export function sideL2Into(levels: LevelSlots, side: SideLevels, priceTicks: Float64Array, qtyLots: Float64Array): number {
-  const n = Math.min(side.length, priceTicks.length, qtyLots.length);
+  const n = Math.min(side.length - side.empties, priceTicks.length, qtyLots.length);
   const { price, total } = levels;
   const sideLevels = side.levels;
   // The side keeps its best level last.
-  for (let i = 0, at = side.length - 1; i < n; i++, at--) {
+  for (let i = 0, at = side.length - 1; i < n; at--) {
     const level = sideLevels[at]!;
+    if (total[level] === 0) continue;
     priceTicks[i] = price[level]!;
-    qtyLots[i] = total[level]!;
+    qtyLots[i++] = total[level]!;
   }
   return n;
 }
 
 /** Like `sideL2`, with each level's orders (and recorded quantity) in queue order. */
 export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots, depth: number): L3LevelView[] {
-  const n = Math.min(side.length, depth);
+  const n = Math.min(side.length - side.empties, depth);
   const view: L3LevelView[] = new Array(n);
   const { price, total } = levels;
   const data = orders.data;
-  for (let i = 0; i < n; i++) {
-    const level = side.levels[side.length - 1 - i]!;
+  for (let i = 0, at = side.length - 1; i < n; at--) {
+    const level = side.levels[at]!;
+    if (total[level] === 0) continue;
     const queue: { orderId: number; qtyLots: number }[] = [];
     forEachLive(
       levels,
@@ -60,7 +65,7 @@ export function sideL3(levels: LevelSlots, side: SideLevels, orders: OrderSlots,
       (o) => queue.push({ orderId: orders.field(o, O_ID), qtyLots: orders.field(o, O_QTY) }),
       () => queue.push({ orderId: levels.extId[level]!, qtyLots: levels.extLots[level]! }),
     );
-    view[i] = { priceTicks: price[level]!, qtyLots: total[level]!, orders: queue };
+    view[i++] = { priceTicks: price[level]!, qtyLots: total[level]!, orders: queue };
   }
   return view;
 }
@@ -89,6 +94,7 @@ export function hashSide(h: Fnv1a64, name: string, levels: LevelSlots, side: Sid
   h.update(name);
   for (let i = side.length - 1; i >= 0; i--) {
     const level = side.levels[i]!;
+    if (total[level] === 0) continue;
     h.update(`${price[level]!}:${total[level]!}`);
     forEachLive(
       levels,

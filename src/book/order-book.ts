@@ -135,7 +135,8 @@ export class OrderBook extends BookExternal {
 
   /** The number of levels of a side. */
   depthOf(side: Side): number {
-    return (side === 'B' ? this.bids : this.asks).length;
+    const levels = side === 'B' ? this.bids : this.asks;
+    return levels.length - levels.empties;
   }
 
   /** Every level with each order's open quantity in queue order. */

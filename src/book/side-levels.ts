@@ -37,6 +37,13 @@ export class SideLevels {
   /** Level cached in each bucket, NONE when empty. */
   readonly cachedLevel = new Int32Array(K.CacheSize).fill(K.None);
   /**
+   * Levels on this side with neither orders nor recorded quantity, never the best: recorded
+   * liquidity leaves a level it empties below the touch in place, as the recording often fills
+   * that price again (3 new levels in 4 of the BTCUSDT capture), and `purge` takes them out when
+   * they grow many. Views skip them.
+   */
+  empties = 0;
+  /**
    * The key the last `levelOf` did not find and where it would go, until the side changes: a
    * new level is looked up, then inserted, and the insert need not search again (a recorded
    * level change makes a new level one time in five, ~3,500 levels a side).
@@ -100,14 +107,37 @@ export class SideLevels {
     this.cachedLevel[bucket] = level;
   }
 
-  /** Removes the level with `key`, which must be present. */
-  remove(key: number): void {
+  /** Removes the level with `key`, which must be present; true when it was the best. */
+  remove(key: number): boolean {
     const at = this.indexOf(key);
     this.missKey = NaN;
     const n = this.length - 1;
     if (at < n) shiftDown(this.keys, this.levels, at, n);
     this.length = n;
     this.forget(key);
+    return at === n;
+  }
+
+  /**
+   * Takes out every level `isEmpty` says is empty, handing each to `free`, in one pass (order
+   * kept); `empties` becomes 0.
+   */
+  purge(isEmpty: (level: number) => boolean, free: (level: number) => void): void {
+    const { keys, levels } = this;
+    let kept = 0;
+    for (let i = 0; i < this.length; i++) {
+      const level = levels[i]!;
+      if (isEmpty(level)) {
+        this.forget(keys[i]!);
+        free(level);
+        continue;
+      }
+      keys[kept] = keys[i]!;
+      levels[kept++] = level;
+    }
+    this.length = kept;
+    this.missKey = NaN;
+    this.empties = 0;
   }
 
   /** Removes the best level. */

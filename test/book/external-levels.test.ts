@@ -209,3 +209,52 @@ describe('lowering recorded quantity in one lookup', () => {
     expect(book.depthOf('B')).toBe(1);
   });
 });
+
+describe('levels emptied by recorded quantity below the touch', () => {
+  it('are not seen by any view, come back when refilled, and are purged when they grow many', () => {
+    const book = new OrderBook();
+    for (let i = 0; i < 200; i++) set(book, 'B', 1_000 - i, 5, 500 + i);
+    // Empty 150 levels below the best, one in four refilled at once (the recording's churn).
+    for (let i = 1; i <= 150; i++) {
+      set(book, 'B', 1_000 - i, 0, 0);
+      if (i % 4 === 0) set(book, 'B', 1_000 - i, 7, 900 + i);
+    }
+    book.place(gtc(1, 'B', 1_000 - 2, 3)); // an order at an emptied price uses it again
+    const fresh = new OrderBook();
+    for (let i = 0; i < 200; i++) {
+      const priceTicks = 1_000 - i;
+      if (i === 0 || i > 150) set(fresh, 'B', priceTicks, 5, 500 + i);
+      else if (i % 4 === 0) set(fresh, 'B', priceTicks, 7, 900 + i);
+      if (i === 2) fresh.place(gtc(1, 'B', priceTicks, 3));
+    }
+    expect(book.depthOf('B')).toBe(fresh.depthOf('B'));
+    // The side's own array was purged of most empty levels (it held 200 before).
+    expect((book as unknown as { bids: { length: number } }).bids.length).toBeLessThan(150);
+    expect(book.l2()).toEqual(fresh.l2());
+    expect(book.l2(10)).toEqual(fresh.l2(10));
+    expect(book.l3(7)).toEqual(fresh.l3(7));
+    expect(book.stateHash()).toBe(fresh.stateHash());
+    const cols = (b: OrderBook) => {
+      const p = new Float64Array(30);
+      const q = new Float64Array(30);
+      return [b.l2Into('B', p, q), [...p], [...q]];
+    };
+    expect(cols(book)).toEqual(cols(fresh));
+    // Takers walk through the emptied prices to the levels below, and the best is never empty.
+    const taker = { ...gtc(2, 'S', 1_000 - 170, 200, 9), tif: 'IOC' as const };
+    expect(book.place(taker)).toEqual(fresh.place(taker));
+    expect([book.bestBidTicks(), book.l1(), book.stateHash()]).toEqual([fresh.bestBidTicks(), fresh.l1(), fresh.stateHash()]);
+  });
+
+  it('never leave the best empty: emptying the touch takes the emptied levels under it too', () => {
+    const book = new OrderBook();
+    for (let i = 0; i < 5; i++) set(book, 'S', 100 + i, 5, 500 + i);
+    set(book, 'S', 101, 0, 0);
+    set(book, 'S', 102, 0, 0);
+    set(book, 'S', 100, 0, 0);
+    expect([book.bestAskTicks(), book.depthOf('S'), book.l1().ask]).toEqual([103, 2, { priceTicks: 103, qtyLots: 5 }]);
+    book.place(gtc(1, 'S', 104, 1));
+    book.place({ ...gtc(2, 'B', 103, 5), tif: 'IOC' });
+    expect([book.bestAskTicks(), book.depthOf('S')]).toEqual([104, 1]);
+  });
+});
