@@ -7,6 +7,8 @@ import { noteOfFeed, type OwnOrderNote } from '../strategy/tick-feeds.ts';
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {
   readonly id: string;
+  /** Engine id where the port told it (cancels then skip parsing `id`), else NaN. */
+  readonly seq: number;
   readonly symbol: string;
   readonly side: Side;
   readonly priceTicks: number;
@@ -75,7 +77,10 @@ export class OwnOrders {
     if (order.canceling) return;
     order.canceling = true;
     const oneWay = this.port.oneWay;
-    if (oneWay !== undefined) oneWay.cancel(order.id);
+    if (oneWay !== undefined) {
+      if (Number.isNaN(order.seq)) oneWay.cancel(order.id);
+      else oneWay.cancelSeq(order.seq, order.id);
+    }
     else void this.port.cancelOrder(order.id);
   }
 
@@ -96,7 +101,7 @@ export class OwnOrders {
       case 'n': {
         const b = this.book(note.symbol);
         this.settleInFlight(b, note.side, note.priceTicks);
-        const order: OwnOrder = { id: note.oid, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, canceling: false };
+        const order: OwnOrder = { id: note.oid, seq: note.seq, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, canceling: false };
         if (note.remainingLots > 0) b.open.set(note.oid, order);
         return { kind: 'accepted', order };
       }

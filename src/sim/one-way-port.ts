@@ -29,8 +29,9 @@ class TicksOrder {
  * and the venue parse back.
  */
 export class OneWayPort implements OneWayRequests {
-  /** Inserts on their way, in sending order (the request channel is FIFO): no object each. */
+  /** Inserts and cancels by engine id on their way, in sending order (the request channel is FIFO): no object each. */
   private readonly inserts = new InFlightRing(() => new TicksOrder());
+  private readonly cancels = new InFlightRing(() => ({ seq: 0, orderId: '' }));
 
   constructor(
     private readonly port: InProcessPort,
@@ -53,6 +54,13 @@ export class OneWayPort implements OneWayRequests {
     this.port.request(this.runCancel, orderId);
   }
 
+  cancelSeq(seq: number, orderId: string): void {
+    const c = this.cancels.push();
+    c.seq = seq;
+    c.orderId = orderId;
+    this.port.request(this.runCancelSeq, undefined);
+  }
+
   subscribe(symbol: string, level: MarketDataLevel): void {
     this.port.request(level === 'LEVEL_1' ? this.runSubscribeL1 : level === 'LEVEL_2' ? this.runSubscribeL2 : this.runSubscribeL3, symbol);
   }
@@ -72,6 +80,13 @@ export class OneWayPort implements OneWayRequests {
 
   private readonly runCancel = (orderId: string): void => {
     this.venue.cancelOrder(this.account, orderId);
+    this.port.answered();
+  };
+
+  private readonly runCancelSeq = (): void => {
+    const c = this.cancels.peek();
+    this.cancels.drop(); // read below before anything could send another cancel
+    this.venue.cancelOrderSeq(this.account, c.seq, c.orderId);
     this.port.answered();
   };
 

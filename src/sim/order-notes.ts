@@ -8,6 +8,7 @@ import type { Venue } from '../venue/venue.ts';
 export class NoteRecord implements OwnOrderNote {
   t: OrderFeed['t'] = 'n';
   oid = '';
+  seq = Number.NaN;
   symbol = '';
   side: Side = 'B';
   priceTicks = Number.NaN;
@@ -41,6 +42,7 @@ export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
   if (market === undefined) {
     const note = t === 'e' ? EMPTY : noteOfFeed(e.feed(), (symbol, text) => venue.market(symbol)?.instrument.tick.toTicks(text));
     out.oid = note.oid;
+    out.seq = note.seq;
     out.symbol = note.symbol;
     out.side = note.side;
     out.priceTicks = note.priceTicks;
@@ -52,6 +54,7 @@ export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
   }
   const fill = t === 'p' || t === 'f';
   out.oid = e.orderId();
+  out.seq = e.engineId();
   out.symbol = market.symbol;
   out.side = e.side();
   out.priceTicks = e.priceTicks();

@@ -84,6 +84,8 @@ export interface OneWayRequests {
   placeTicks(symbol: string, side: Side, priceTicks: number, qtyLots: number, timeInForce: TimeInForce, postOnly: boolean): void;
   /** `cancelOrder`. */
   cancel(orderId: string): void;
+  /** `cancelOrder` of an order whose engine id the port told (`OwnOrderNote.seq`): no id text parsed. */
+  cancelSeq(seq: number, orderId: string): void;
   /** `subscribe` with every level. */
   subscribe(symbol: string, level: MarketDataLevel): void;
   /** `unsubscribe`. */

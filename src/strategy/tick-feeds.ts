@@ -24,6 +24,8 @@ export interface OwnOrderNote {
   readonly t: OrderFeed['t'];
   /** `o.oid`; '' for a feed without an order (`e`). */
   readonly oid: string;
+  /** The order's engine id where the port knows it (`OneWayRequests.cancelSeq`), else NaN. */
+  readonly seq: number;
   /** `o.s` ('' without an order). */
   readonly symbol: string;
   /** `o.d`. */
@@ -75,6 +77,7 @@ export function noteOfFeed(feed: OrderFeed, toTicks: TextToTicks): OwnOrderNote 
   return {
     t: feed.t,
     oid: o?.oid ?? '',
+    seq: Number.NaN,
     symbol: o?.s ?? '',
     side: o?.d ?? 'B',
     priceTicks: o === undefined ? Number.NaN : (toTicks(o.s, o.p) ?? Number.NaN),

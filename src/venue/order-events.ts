@@ -1,7 +1,7 @@
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
-import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
+import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 import { grown } from './undo-journal.ts';
 
@@ -121,6 +121,11 @@ export class OrderEvent {
   /** `o.oid`. */
   orderId(): string {
     return this.s.orderId(this.slot);
+  }
+
+  /** The order's engine id (`Venue.cancelOrderSeq`). */
+  engineId(): number {
+    return this.s.orders.field(this.slot, F_SEQ);
   }
 
   /** `o.p` in ticks (a plain order's). */

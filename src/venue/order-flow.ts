@@ -63,10 +63,10 @@ export class OrderFlow {
     return this.cancelSlot(account, this.findOpen(orderId), orderId, NaN, reason);
   }
 
-  /** `cancel` by engine id (in-process callers); a rejected cancel names the engine id. */
-  cancelSeq(account: Account, seq: number): boolean {
+  /** `cancel` by engine id (in-process callers); a rejected cancel names `orderId`, else the engine id. */
+  cancelSeq(account: Account, seq: number, orderId?: string): boolean {
     const slot = this.s.orders.slotOf(seq);
-    return this.cancelSlot(account, slot, undefined, slot === NO_SLOT ? seq : NaN, 'USER_REQUESTED');
+    return this.cancelSlot(account, slot, orderId, slot === NO_SLOT ? seq : NaN, 'USER_REQUESTED');
   }
 
   /**

@@ -200,12 +200,14 @@ export class Venue {
 
   /**
    * `cancelOrder` by engine id (see `placeOrderSeq`). An engine id is not a wire id: when no
-   * open order of the account has it, the `e` feed names it by its decimal text.
+   * open order of the account has it, the `e` feed names it by its decimal text — or by
+   * `orderId`, the order's wire id where the caller has it (then exactly `cancelOrder(account,
+   * orderId)`, without parsing the id).
    */
-  cancelOrderSeq(account: Account, seq: number): boolean {
+  cancelOrderSeq(account: Account, seq: number, orderId?: string): boolean {
     this.s.enter();
     try {
-      return this.flow.cancelSeq(account, seq);
+      return this.flow.cancelSeq(account, seq, orderId);
     } catch (e) {
       throw this.s.fail(e);
     } finally {
