@@ -10,7 +10,9 @@
  * 443,521 depth-diff levels measured with a script over its sorted book): ~3,500 levels a side,
  * 59% changes of an existing level, 20% new levels, 18% removals, 4% removals of absent levels;
  * the rank of the level changed counted from the touch has median ~220, 10th percentile ~14,
- * 90th ~1,600 (log-normal here); lots 1–20,000 log-uniform. Both sides, never crossed.
+ * 90th ~1,600 (log-normal here); lots 1–20,000 log-uniform. Both sides, never crossed. New
+ * levels fall in gaps, so most (87%) refill a price emptied earlier in the stream (the
+ * capture: 77% of its 87,573 new levels), which the book's empty levels left in place serve.
  */
 import { BookEvents } from '../src/book/book-events.ts';
 import { OrderBook } from '../src/book/order-book.ts';
