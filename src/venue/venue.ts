@@ -1,34 +1,23 @@
 import type { BigRational } from '../market/rational.ts';
 import type { SimClock } from '../clock/sim-clock.ts';
 import type { Money } from '../core/money.ts';
-import type { InstrumentState, Side, TimeInForce, TimeNs } from '../core/types.ts';
-import type { ApiRiskSnapshot, PositionRiskSnapshot } from '../wire/risk.ts';
-import type { CandleHistory, FundingRateRecord, MarkPriceRecord } from '../wire/records.ts';
+import type { InstrumentState, Side, TimeInForce } from '../core/types.ts';
 import { Account } from './account.ts';
 import type { VenueListener } from './feeds.ts';
-import { resolveInstrument, type InstrumentConfig } from './instrument.ts';
 import { ExternalLiquidity } from './external-liquidity.ts';
-import { Market } from './market.ts';
+import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import { F_SEQ, NO_SLOT } from './order-store.ts';
 import { OrderFlow, type OrderTicket } from './order-flow.ts';
-import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
 import { VenueState } from './venue-state.ts';
-import { candlesOf, fundingRatesOf, moneyTotalsOf, mtmPricesOf, stateHashOf } from './venue-reads.ts';
+import { VenueReads } from './venue-reads.ts';
+import { listMarkets, startProcesses, type VenueConfig } from './venue-setup.ts';
 
 export { VenueQueryError } from './venue-reads.ts';
 
-const NS_PER_S = 1_000_000_000n;
-
-export interface VenueConfig {
-  instruments: InstrumentConfig[];
-  /** Cadence of mark-to-market records, seconds of sim time (default 60). */
-  markRecordIntervalSec?: number;
-  /** Cadence of the liquidation check, seconds of sim time (default 1). */
-  liquidationCheckIntervalSec?: number;
-}
+export type { VenueConfig } from './venue-setup.ts';
 
 /** A new order as the interface document's insert_order carries it (after schema checks). */
 export interface OrderRequest {
@@ -46,9 +35,7 @@ export interface OrderRequest {
  * feeds, risk, mark prices, funding, liquidations, candles and stats. The clock drives it;
  * everything it announces goes to listeners (`subscribe`).
  */
-export class Venue {
-  private readonly s: VenueState;
-  private readonly flow: OrderFlow;
+export class Venue extends VenueReads {
   private readonly settlement: Settlement;
   private readonly sessions: Sessions;
   /** Replayed (recorded) liquidity in the books: no account, see external-liquidity.ts. */
@@ -56,53 +43,15 @@ export class Venue {
   private started = false;
 
   constructor(
-    readonly clock: SimClock,
+    clock: SimClock,
     private readonly config: VenueConfig,
   ) {
-    this.s = new VenueState(clock);
-    for (const [i, instConfig] of config.instruments.entries()) {
-      const instrument = resolveInstrument(instConfig);
-      if (this.s.marketBySymbol.has(instrument.symbol)) throw new RangeError(`instrument ${instrument.symbol} is listed twice`);
-      const market = new Market(i, instrument, clock.nowSec, clock.nowNanos);
-      // The mark, band and averages change only when the mark or index moves: the command saves
-      // the market's state then, not on every order (see `OrderFlow.afterBookChange`).
-      market.beforeAveragesChange = () => {
-        this.s.log.touchMarket(market);
-        this.s.log.touchAverages(market);
-      };
-      this.s.markets.push(market);
-      this.s.marketBySymbol.set(instrument.symbol, market);
-    }
-    this.flow = new OrderFlow(this.s);
+    const s = new VenueState(clock);
+    listMarkets(s, config.instruments);
+    super(clock, s, new OrderFlow(s));
     this.settlement = new Settlement(this.s, this.flow);
     this.sessions = new Sessions(this.s, this.flow);
     this.external = new ExternalLiquidity(this.s, this.flow);
-  }
-
-  /** Markets in listing order. */
-  get markets(): readonly Market[] {
-    return this.s.markets;
-  }
-
-  market(symbol: string): Market | undefined {
-    return this.s.marketBySymbol.get(symbol);
-  }
-
-  get accounts(): readonly Account[] {
-    return this.s.accounts;
-  }
-
-  account(username: string): Account | undefined {
-    return this.s.account(username);
-  }
-
-  /** Σ fees charged by the venue (for conservation checks). */
-  get feesCollected(): Money {
-    return this.s.feesCollected;
-  }
-
-  get liquidationCount(): number {
-    return this.s.liquidations;
   }
 
   /** Registers a listener; returns the function that removes it. */
@@ -123,20 +72,7 @@ export class Venue {
   start(): void {
     if (this.started) throw new Error('venue already started');
     this.started = true;
-    this.sessions.start();
-    const markEvery = BigInt(this.config.markRecordIntervalSec ?? 60) * NS_PER_S;
-    const liqEvery = BigInt(this.config.liquidationCheckIntervalSec ?? 1) * NS_PER_S;
-    this.every(markEvery, () => this.settlement.recordMarks());
-    this.every(liqEvery, () => this.settlement.checkLiquidations());
-    // Stats sessions are UTC days: roll at every 00:00 UTC, not every 24 h from the start.
-    const day = 86_400n * NS_PER_S;
-    this.every(day, () => {
-      for (const m of this.s.markets) {
-        this.s.log.touchTrades(m);
-        m.stats.rollTo(this.clock.nowSec);
-      }
-    }, (this.clock.nowNs / day + 1n) * day);
-    for (const market of this.s.markets) this.settlement.scheduleFunding(market);
+    startProcesses(this.s, this.config, this.sessions, this.settlement);
   }
 
   /** Opens an account. Usernames are unique. */
@@ -215,12 +151,6 @@ export class Venue {
     }
   }
 
-  /** Wire id of an open order by engine id, or undefined. */
-  orderIdOf(seq: number): string | undefined {
-    const slot = this.s.orders.slotOf(seq);
-    return slot === NO_SLOT ? undefined : this.s.orderId(slot);
-  }
-
   /** Cancels every open order of the account, oldest first. */
   cancelAll(account: Account): { successful: string[]; failed: string[] } {
     return this.s.exclusive(() => {
@@ -231,17 +161,6 @@ export class Venue {
       }
       return { successful, failed: [] };
     });
-  }
-
-  /** Open orders of the account, oldest first. */
-  openOrders(account: Account): Order[] {
-    return account.openSlots(this.s.orders).map((slot) => this.s.view(slot));
-  }
-
-  /** An open order by wire id, if it belongs to `account`. */
-  findOpenOrder(account: Account, orderId: string): Order | undefined {
-    const order = this.openOrder(orderId);
-    return order?.userId === account.id ? order : undefined;
   }
 
   /** Sets the index price of a market (from an index process or recorded data). */
@@ -276,12 +195,6 @@ export class Venue {
     return this.s.exclusive(fn);
   }
 
-  /** Any user's open order by wire id (replay queue models track orders of every account). */
-  openOrder(orderId: string): Order | undefined {
-    const slot = this.flow.findOpen(orderId);
-    return slot === NO_SLOT ? undefined : this.s.view(slot);
-  }
-
   /** Runs the liquidation check now (it also runs on its own cadence). */
   checkLiquidations(): void {
     this.s.exclusive(() => this.settlement.checkLiquidations());
@@ -313,45 +226,6 @@ export class Venue {
   adjustCash(account: Account, amount: Money): void {
     account.cash += amount;
     account.adjustments += amount;
-  }
-
-  // --- history queries (venue-reads.ts) ---------------------------------------------------
-
-  mtmPrices(symbol: string, startNs: TimeNs, endNs: TimeNs): MarkPriceRecord[] {
-    return mtmPricesOf(this.s, symbol, startNs, endNs);
-  }
-
-  fundingRates(symbol: string, startNs: TimeNs, endNs: TimeNs): FundingRateRecord[] {
-    return fundingRatesOf(this.s, symbol, startNs, endNs);
-  }
-
-  /** Candles of `market` at `interval` overlapping [start, end]; empty intervals are omitted. */
-  candles(marketSymbol: string, interval: string, startNs: TimeNs, endNs: TimeNs): CandleHistory {
-    return candlesOf(this.s, marketSymbol, interval, startNs, endNs);
-  }
-
-  /** The user-based risk snapshot (positions, margins, equity) at the current marks. */
-  riskSnapshot(account: Account): PositionRiskSnapshot {
-    return positionRiskSnapshot(account, this.clock.nowSec, this.clock.nowNanos);
-  }
-
-  /** The token-based risk snapshot (`risk_snapshot` with `per_symbol`). */
-  apiRiskSnapshot(account: Account): ApiRiskSnapshot {
-    return apiRiskSnapshot(account, this.openOrders(account), this.clock.nowSec, this.clock.nowNanos);
-  }
-
-  /**
-   * Hash of the whole venue state: clock, markets (state, index, mark, book, histories),
-   * accounts (cash, positions, open orders), fee and liquidation totals. Two runs with the
-   * same scenario and seed give the same hash.
-   */
-  stateHash(): string {
-    return stateHashOf(this.s);
-  }
-
-  /** Total of everything money-like, for conservation checks and summaries. */
-  moneyTotals(): { cash: string; fees: string; unrealized: string } {
-    return moneyTotalsOf(this.s);
   }
 
   /** Submits a wire-shaped request (decimal price): the order's slot, still held by the caller. */
@@ -390,15 +264,6 @@ export class Venue {
     const view = this.s.view(slot);
     this.flow.release(slot);
     return view;
-  }
-
-  /** Runs `fn` every `intervalNs`, first at `firstNs` (default: one interval from now). */
-  private every(intervalNs: bigint, fn: () => void, firstNs = this.clock.nowNs + intervalNs): void {
-    const tick = () => {
-      this.s.exclusive(fn);
-      this.clock.scheduleAt(this.clock.nowNs + intervalNs, tick);
-    };
-    this.clock.scheduleAt(firstNs, tick);
   }
 }
 
