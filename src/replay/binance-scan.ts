@@ -152,8 +152,23 @@ class Scanner {
  */
 export function plainIntField(text: string, key: string, from: number): number {
   const at = text.indexOf(key, from);
-  if (at < 0) return NaN;
-  let i = at + key.length;
+  return at < 0 ? NaN : plainIntAt(text, at + key.length);
+}
+
+/**
+ * `plainIntField` for a key near the end of the line (a book ticker closes with its times `T`
+ * and `E`): its last occurrence, which must be at or after `from`. A forward search from the
+ * start of a ticker's data for `"E":` was two thirds of that line's decode (~210 ns a search,
+ * ~40 ns backwards); JSON.parse keeps a repeated key's last value, so does this.
+ */
+export function lastPlainIntField(text: string, key: string, from: number): number {
+  const at = text.lastIndexOf(key);
+  return at < from ? NaN : plainIntAt(text, at + key.length);
+}
+
+/** The plain non-negative safe integer at `i`, followed by `,` or `}`; else NaN. */
+function plainIntAt(text: string, at: number): number {
+  let i = at;
   const start = i;
   let n = 0;
   for (let c = text.charCodeAt(i); c >= DIGIT_0 && c <= DIGIT_9; c = text.charCodeAt(++i)) n = n * 10 + (c - DIGIT_0);

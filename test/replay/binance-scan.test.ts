@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TickSize } from '../../src/core/price.ts';
 import { readBinanceRaw, type BinanceRawEvent } from '../../src/replay/binance-raw.ts';
-import { scanStreamMessage } from '../../src/replay/binance-scan.ts';
+import { lastPlainIntField, plainIntField, scanStreamMessage } from '../../src/replay/binance-scan.ts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'perpsim-binance-scan-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -62,6 +62,24 @@ describe('the Binance line scanner', () => {
     for (const other of [plain.replace('"E":1', '"E":-1'), plain.replace('"E":1', '"E":01'), `${plain} `, plain.replace('}}', '}'), plain.replace('"p":"1.5"', '"p":1.5'), plain.replace('"E":1', `"E":${2 ** 60}`)]) {
       expect(scanStreamMessage(other, 0, all), other).toBeUndefined();
     }
+  });
+
+  it('finds a plain integer field searching forward or, for the fields that close a line, backward, as JSON.parse reads it', () => {
+    const ticker = '{"stream":"btcusdt@bookTicker","data":{"e":"bookTicker","u":7,"s":"BTCUSDT","b":"1.0","B":"2.5","a":"1.1","A":"3","T":1723161256313,"E":1723161256314}}';
+    const data = ticker.indexOf('"data"');
+    for (const key of ['"u":', '"T":', '"E":']) {
+      const json = JSON.parse(ticker).data[key.slice(1, 2)];
+      expect(plainIntField(ticker, key, data)).toBe(json);
+      expect(lastPlainIntField(ticker, key, data)).toBe(json);
+    }
+    // A repeated key: JSON.parse keeps the last value, and so does the backward search.
+    const twice = ticker.replace('"u":7', '"E":5,"u":7');
+    expect(lastPlainIntField(twice, '"E":', data)).toBe(JSON.parse(twice).data.E);
+    // Not after `from`, absent, or not a plain integer: NaN.
+    expect(lastPlainIntField(ticker, '"E":', ticker.length - 5)).toBeNaN();
+    expect(lastPlainIntField(ticker, '"X":', 0)).toBeNaN();
+    expect(lastPlainIntField(ticker.replace('"E":1723161256314', '"E":-1'), '"E":', data)).toBeNaN();
+    expect(lastPlainIntField(ticker.replace('"E":1723161256314', '"E":1.5'), '"E":', data)).toBeNaN();
   });
 
   it('names the line and field of a bad value as before', async () => {
