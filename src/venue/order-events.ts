@@ -29,8 +29,8 @@ export class OrderEvent {
   /** `r` of j / e, `xr` of c. */
   reason: RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined = undefined;
   text: string | undefined = undefined;
-  /** The order id named by an `e` (rejected cancel). */
-  oid = '';
+  /** What an `e` names: an id's text, or an engine id whose text `oid` makes when first read. */
+  private named: string | number = '';
   /** Fill details of p / f. */
   tid = 0;
   fillLots = 0;
@@ -65,14 +65,24 @@ export class OrderEvent {
     if (n[o + 11] === 1) {
       this.reason = rows.reasons[i];
       this.text = rows.texts[i];
-      this.oid = rows.oids[i]!;
+      this.named = rows.oids[i]!;
     } else {
       this.reason = undefined;
       this.text = undefined;
-      this.oid = '';
+      this.named = '';
     }
     this.built = undefined;
     return this;
+  }
+
+  /**
+   * The order id named by an `e` (rejected cancel). A cancel by engine id that found no order
+   * names that id by its decimal text, made here, so a listener that never reads it (one that
+   * counts events by type) costs no string per such cancel.
+   */
+  get oid(): string {
+    const named = this.named;
+    return typeof named === 'string' ? named : (this.named = String(named));
   }
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */
@@ -216,7 +226,8 @@ export class OrderEventRows {
   readonly types: OrderFeedType[] = [];
   readonly reasons: OrderEvent['reason'][] = [];
   readonly texts: (string | undefined)[] = [];
-  readonly oids: string[] = [];
+  /** The id an `e` row names: its text, or an engine id (a number) named by its decimal text when read (`OrderEvent.oid`). */
+  readonly oids: (string | number)[] = [];
   length = 0;
 
   /**
@@ -252,8 +263,8 @@ export class OrderEventRows {
     this.texts[i] = text;
   }
 
-  /** The order id an `e` row names. */
-  setOid(i: number, oid: string): void {
+  /** The order id an `e` row names: a wire id, or an engine id whose text is made only if read. */
+  setOid(i: number, oid: string | number): void {
     this.extras(i);
     this.oids[i] = oid;
   }

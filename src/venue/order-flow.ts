@@ -77,7 +77,7 @@ export class OrderFlow {
     if (slot === NO_SLOT || this.s.orders.field(slot, F_USER) !== account.id) {
       const r = this.s.orderRow('e', account.id, NO_SLOT, 0);
       if (r >= 0) {
-        this.s.rows.setOid(r, orderId ?? (Number.isNaN(seq) ? this.s.orderId(slot) : String(seq)));
+        this.s.rows.setOid(r, orderId ?? (Number.isNaN(seq) ? this.s.orderId(slot) : seq));
         this.s.rows.setReason(r, 'UNKNOWN_ORDER', 'no open order with this id');
         this.s.told();
       }

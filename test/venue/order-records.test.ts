@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { JsonBytes, writeOrderEvent } from '../../src/api/ws/json-bytes.ts';
 import { SimClock } from '../../src/clock/sim-clock.ts';
 import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { OrderFeed } from '../../src/wire/order.ts';
@@ -122,6 +123,44 @@ describe('orders kept as records', () => {
     expect(venue.orderIdOf(seq)).toBe(feeds.of(alice)[1]!.o!.oid);
     expect(venue.cancelOrderSeq(user('bob'), seq)).toBe(false); // not bob's
     expect(venue.cancelOrderSeq(alice, seq)).toBe(true);
+  });
+
+  it('names a missed engine id by the same decimal text to every order listener, read first from the event, from the wire writer or from the feed', () => {
+    // The text is made when a listener first reads `oid` (a counting listener reads only `t`):
+    // whichever reader comes first, all see the same text, and a later `e` naming a wire id or
+    // another engine id is not given the text made for an earlier one (one event cursor serves all).
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer({ min: -(2 ** 40), max: 2 ** 40 }), fc.constantFrom('O-NOSUCHORDER', 'O-1')), { minLength: 1, maxLength: 8 }), fc.nat(2), (misses, firstReader) => {
+        const venue = new Venue(new SimClock(T0_NS), { instruments: [btcConfig()] });
+        const byType: string[] = [];
+        const fromEvent: string[] = [];
+        const fromWire: string[] = [];
+        const fromFeed: string[] = [];
+        const w = new JsonBytes(64);
+        const readers = [
+          (e: OrderEvent) => fromEvent.push(e.oid),
+          (e: OrderEvent) => {
+            w.reset();
+            writeOrderEvent(w, e);
+            fromWire.push(w.buf.subarray(0, w.end).toString('utf8'));
+          },
+          (e: OrderEvent) => fromFeed.push((e.feed() as { oid: string }).oid),
+        ];
+        venue.subscribe({ orderEvent: (e) => byType.push(e.t) });
+        for (const i of [firstReader, ...[0, 1, 2].filter((i) => i !== firstReader)]) venue.subscribe({ orderEvent: readers[i]! });
+        const alice = venue.addUser('alice', money('1000000'));
+        for (const m of misses) {
+          const canceled = typeof m === 'string' ? venue.cancelOrder(alice, m) : venue.cancelOrderSeq(alice, m);
+          expect(canceled).toBe(false); // the fresh venue has no open order
+        }
+        const named = misses.map(String);
+        expect(byType).toEqual(named.map(() => 'e'));
+        expect(fromEvent).toEqual(named);
+        expect(fromFeed).toEqual(named);
+        expect(fromWire).toEqual(named.map((oid) => JSON.stringify({ t: 'e', ts: Number(T0_NS / 1_000_000_000n), tn: 0, oid, r: 'UNKNOWN_ORDER', txt: 'no open order with this id' })));
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
