@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.ts';
 import { Int64Column } from '../../src/sim/event-log/columns.ts';
 import { readEventRecords, type EventRecord } from '../../src/sim/event-log/reader.ts';
-import { attachEventLog, splitTimestamp, type EventLogRecorder } from '../../src/sim/event-log/recorder.ts';
+import { attachEventLog, type EventLogRecorder } from '../../src/sim/event-log/recorder.ts';
+import { splitTimestamp } from '../../src/sim/event-log/schema.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { EventLogError, EventLogFileWriter, openEventLog } from '../../src/sim-io/event-log-file.ts';
 

@@ -6,10 +6,10 @@ import type { OrderEvent } from '../../venue/order-events.ts';
 import { STATE_NAMES } from '../../venue/order-store.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
-import type { DictionaryColumn } from './columns.ts';
+import { rowCodes } from './code-cache.ts';
 import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
-import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, type EventKind } from './schema.ts';
+import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, splitTimestamp, type EventKind } from './schema.ts';
 
 /** Rows per record batch unless told otherwise. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -29,8 +29,6 @@ export interface EventLogRecorderOptions {
   /** Extra schema metadata (`perpsim.*` keys are added); keep it deterministic. */
   metadata?: Record<string, string>;
 }
-
-const TWO_32 = 2 ** 32;
 
 /**
  * Records everything a venue announces as rows of the event log (see `schema.ts`), building
@@ -56,21 +54,10 @@ export class EventLogRecorder implements VenueListener {
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
   private readonly priceTexts = new PriceTexts();
-  /** Dictionary codes of usernames by user id, in `user` and in `maker_user`. */
-  private readonly userCodes: number[] = [];
-  private readonly makerCodes: number[] = [];
+  /** Dictionary codes by user id (`user`, `maker_user`) and by small keys (symbol, feed, state, side, tif). */
+  private readonly codes: ReturnType<typeof rowCodes>;
   /** Dictionary codes of the row kinds (seeded first in `EventColumns`: taking them adds nothing). */
   private readonly kindCodes: Record<EventKind, number>;
-  /**
-   * Dictionary codes cached by a small key (a market's index, a feed type's character, a state
-   * code, a side, a time in force), each taken at the value's first row, as `set` would take
-   * it: the same codes, without a string lookup per row.
-   */
-  private readonly symbolCodes: number[] = [];
-  private readonly feedCodes: number[] = [];
-  private readonly stateCodes: number[] = [];
-  private readonly sideCodes: number[] = [];
-  private readonly tifCodes: number[] = [];
   /** Rows written so far, by kind. */
   readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
   /** Lots traded, by symbol. */
@@ -96,6 +83,7 @@ export class EventLogRecorder implements VenueListener {
     this.cols.symbol.seed(symbols);
     this.cols.user.seed(users);
     this.cols.maker_user.seed(users);
+    this.codes = rowCodes(this.cols, venue.accounts, EXTERNAL_USERNAME);
     this.tops = new BookTops(venue.markets.length);
     this.lastIndex = venue.markets.map(() => NaN);
     this.lastMark = venue.markets.map(() => ({ sec: NaN, nanos: NaN, markTicks: NaN }));
@@ -133,16 +121,16 @@ export class EventLogRecorder implements VenueListener {
     const c = this.cols;
     const r = this.begin('feed');
     const t = e.t;
-    c.feed.setCode(r, this.feedCodes[t.charCodeAt(0)] ?? this.newCode(this.feedCodes, t.charCodeAt(0), c.feed, t));
-    c.user.setCode(r, this.userCode(this.userCodes, c.user, e.userId));
+    c.feed.setCode(r, this.codes.feed.of(t.charCodeAt(0), t));
+    c.user.setCode(r, this.codes.user.of(e.userId));
     c.order_id.set(r, e.orderId());
-    c.symbol.setCode(r, this.symbolCode(market));
+    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     const state = e.stateCode();
-    c.state.setCode(r, this.stateCodes[state] ?? this.newCode(this.stateCodes, state, c.state, STATE_NAMES[state]!));
+    c.state.setCode(r, this.codes.state.of(state, STATE_NAMES[state]!));
     const side = e.side();
-    c.side.setCode(r, this.sideCodes[side === 'B' ? 0 : 1] ?? this.newCode(this.sideCodes, side === 'B' ? 0 : 1, c.side, side));
+    c.side.setCode(r, this.codes.side.of(side === 'B' ? 0 : 1, side));
     const tif = e.tif();
-    c.tif.setCode(r, this.tifCodes[tif === 'GTC' ? 0 : 1] ?? this.newCode(this.tifCodes, tif === 'GTC' ? 0 : 1, c.tif, tif));
+    c.tif.setCode(r, this.codes.tif.of(tif === 'GTC' ? 0 : 1, tif));
     c.liquidation.set(r, e.isLiquidation());
     c.price_ticks.setNumber(r, e.priceTicks()); // the text is the ticks' own: a reader rebuilds it
     const qty = e.qtyLots();
@@ -158,7 +146,7 @@ export class EventLogRecorder implements VenueListener {
     const c = this.cols;
     const r = this.begin('feed');
     c.feed.set(r, feed.t);
-    c.user.setCode(r, this.userCode(this.userCodes, c.user, userId));
+    c.user.setCode(r, this.codes.user.of(userId));
     const o = feed.o;
     if (o !== undefined) {
       c.order_id.set(r, o.oid);
@@ -186,16 +174,16 @@ export class EventLogRecorder implements VenueListener {
   trade(t: VenueTrade, market: Market): void {
     const c = this.cols;
     const r = this.begin('trade');
-    c.symbol.setCode(r, this.symbolCode(market));
+    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     this.setTradeId(r, t.tid);
     c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
     c.qty.setNumber(r, t.qtyLots);
     const side = t.takerSide === 'B' ? 0 : 1;
-    c.side.setCode(r, this.sideCodes[side] ?? this.newCode(this.sideCodes, side, c.side, t.takerSide));
+    c.side.setCode(r, this.codes.side.of(side, t.takerSide));
     c.order_id.set(r, t.takerOrderId);
-    c.user.setCode(r, this.userCode(this.userCodes, c.user, t.takerUserId));
+    c.user.setCode(r, this.codes.user.of(t.takerUserId));
     c.maker_order_id.set(r, t.makerOrderId);
-    c.maker_user.setCode(r, this.userCode(this.makerCodes, c.maker_user, t.makerUserId));
+    c.maker_user.setCode(r, this.codes.maker.of(t.makerUserId));
     this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
     this.end();
   }
@@ -206,7 +194,7 @@ export class EventLogRecorder implements VenueListener {
     const { bid, bidQty, ask, askQty, bidDepth, askDepth } = top;
     const c = this.cols;
     const r = this.begin('book');
-    c.symbol.setCode(r, this.symbolCode(market));
+    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     if (!Number.isNaN(bid)) {
       c.bid_ticks.setNumber(r, bid);
       c.bid_qty.setNumber(r, bidQty);
@@ -264,28 +252,6 @@ export class EventLogRecorder implements VenueListener {
     this.cols.recycle();
   }
 
-  /**
-   * The dictionary code of user `userId`'s name in `column`, cached per user id (the code is
-   * taken, and the name added, at the user's first row, as `set` would). An id with no account
-   * is replayed liquidity, named `EXTERNAL_USERNAME`; it is never cached, since a later account
-   * could take that id.
-   */
-  private userCode(cache: number[], column: DictionaryColumn, userId: number): number {
-    const account = this.venue.accounts[userId];
-    if (account === undefined) return column.code(EXTERNAL_USERNAME);
-    return (cache[userId] ??= column.code(account.username));
-  }
-
-  /** `value`'s code in `column`, taken now and cached under `key`. */
-  private newCode(cache: number[], key: number, column: DictionaryColumn, value: string): number {
-    return (cache[key] = column.code(value));
-  }
-
-  /** The code of `market`'s symbol (seeded first, so never new). */
-  private symbolCode(market: Market): number {
-    return this.symbolCodes[market.index] ?? this.newCode(this.symbolCodes, market.index, this.cols.symbol, market.symbol);
-  }
-
   /** Trade ids are counter strings ("1", "2", ...): stored as integers. */
   private setTradeId(row: number, tid: string): void {
     const n = Number(tid);
@@ -324,20 +290,6 @@ export class EventLogRecorder implements VenueListener {
   private end(): void {
     if (++this.rowsInBatch === this.capacity) this.flush();
   }
-}
-
-/**
- * `sec × 10^9 + nanos` as the signed high and unsigned low 32-bit words of an int64, exactly,
- * without bigint (every intermediate stays below 2^53). Needs 0 ≤ sec < 2^37.
- */
-export function splitTimestamp(sec: number, nanos: number): [hi: number, lo: number] {
-  const secHi = Math.floor(sec / 65_536);
-  const a = secHi * 1e9; // × 2^16
-  const b = (sec - secHi * 65_536) * 1e9 + nanos;
-  const aHi = Math.floor(a / 65_536);
-  const low = (a - aHi * 65_536) * 65_536 + b;
-  const carry = Math.floor(low / TWO_32);
-  return [aHi + carry, low - carry * TWO_32];
 }
 
 /** Creates a recorder for `venue`, subscribes it and writes the opening snapshot. */
