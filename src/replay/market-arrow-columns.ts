@@ -1,5 +1,6 @@
 import { Field, RecordBatch, Schema, Struct, makeData, type Data } from 'apache-arrow';
-import { BoolColumn, DictionaryColumn, Int64Column, Utf8Column, type Column } from '../sim/event-log/columns.ts';
+import { BoolColumn, Int64Column, Utf8Column, type Column } from '../sim/event-log/columns.ts';
+import { DictionaryColumn } from '../sim/event-log/dictionary-column.ts';
 import { MARKET_KINDS, type MarketRecord, type StatsFields, type SymbolUnits } from './market-records.ts';
 
 /**

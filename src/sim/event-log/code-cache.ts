@@ -1,4 +1,4 @@
-import type { DictionaryColumn } from './columns.ts';
+import type { DictionaryColumn } from './dictionary-column.ts';
 import type { EventColumns } from './schema.ts';
 
 /**

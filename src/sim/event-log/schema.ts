@@ -1,6 +1,7 @@
 import { Field, RecordBatch, Schema, Struct, makeData, type Data } from 'apache-arrow';
 import { CANCEL_REASONS, INSTRUMENT_STATES, ORDER_STATES, REJECT_REASONS } from '../../core/types.ts';
-import { BoolColumn, DictionaryColumn, Int64Column, Uint32Column, Utf8Column, type Column } from './columns.ts';
+import { BoolColumn, Int64Column, Uint32Column, Utf8Column, type Column } from './columns.ts';
+import { DictionaryColumn } from './dictionary-column.ts';
 
 /**
  * The event log's one table: a row per thing the venue announced, in the order it announced
