@@ -32,6 +32,9 @@ export interface QueueEntry {
  * `orderCount`, `has`, `openLots`, `cancel` or `reduce`: `setExternalInto` alone changes it.
  */
 export abstract class BookExternal extends BookCore {
+  /** True once any recorded quantity was set (never reset): a hot path tells a plain book by it, without a level lookup. */
+  everHeldExternal = false;
+
   /** Recorded lots at a level (0 when none). */
   externalLots(side: Side, priceTicks: number): number {
     const level = this.levelAt(side, priceTicks);
@@ -52,9 +55,8 @@ export abstract class BookExternal extends BookCore {
    * cross must be removed first (the recording has moved past it): a RangeError, nothing changed.
    */
   setExternalInto(side: Side, priceTicks: number, qtyLots: number, externalId: number, out: BookEvents): void {
-    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots < 0) {
-      throw new RangeError(`recorded level ${side} ${priceTicks}: price and quantity ${qtyLots} must be integers, quantity >= 0`);
-    }
+    checkRecorded(side, priceTicks, qtyLots);
+    if (qtyLots > 0) this.everHeldExternal = true;
     const sideCode = side === 'B' ? SideCode.Buy : SideCode.Sell;
     const own = sideCode === SideCode.Buy ? this.bids : this.asks;
     const key = sideCode === SideCode.Buy ? priceTicks : -priceTicks;
@@ -87,9 +89,7 @@ export abstract class BookExternal extends BookCore {
    * and its increases after (`setExternalInto`) tells them apart without a second lookup.
    */
   lowerExternal(side: Side, priceTicks: number, qtyLots: number): number {
-    if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots < 0) {
-      throw new RangeError(`recorded level ${side} ${priceTicks}: price and quantity ${qtyLots} must be integers, quantity >= 0`);
-    }
+    checkRecorded(side, priceTicks, qtyLots);
     const level = this.levelAt(side, priceTicks);
     if (level === Mark.None || this.levels.rec[level * LevelRec.Stride + LevelRec.Ext] === Mark.None) return 0;
     const shownLots = this.levels.extLots[level]!;
@@ -297,5 +297,12 @@ export abstract class BookExternal extends BookCore {
     rec[b + LevelRec.Queued]!--;
     orders.release(maker);
     return remaining;
+  }
+}
+
+/** A recorded level's price and quantity are integers, the quantity not negative (a caller bug otherwise). */
+function checkRecorded(side: Side, priceTicks: number, qtyLots: number): void {
+  if (!Number.isSafeInteger(priceTicks) || !Number.isSafeInteger(qtyLots) || qtyLots < 0) {
+    throw new RangeError(`recorded level ${side} ${priceTicks}: price and quantity ${qtyLots} must be integers, quantity >= 0`);
   }
 }

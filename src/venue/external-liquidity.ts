@@ -8,7 +8,6 @@ import { LastRowOfKey } from './level-keys.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFlow } from './order-flow.ts';
-import type { VenueState } from './venue-state.ts';
 
 /**
  * The ids recorded quantity shows (as a maker, in L3 views and the state hash) start here: far
@@ -75,10 +74,7 @@ export class ExternalLiquidity {
   private scanPrices = new Float64Array(16);
   private scanLots = new Float64Array(16);
 
-  constructor(
-    private readonly s: VenueState,
-    private readonly flow: OrderFlow,
-  ) {}
+  constructor(private readonly flow: OrderFlow) {}
 
   /** The levels recorded changes touched in `market` (undefined before the first). */
   changeLog(market: Market): LevelChangeLog | undefined {

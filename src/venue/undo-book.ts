@@ -27,7 +27,7 @@ interface QueuedOrder {
  * id: the order's place among them is found again on failure (O(1) now, O(level) only then).
  * `openLots`: its unfilled lots, as its record says. A level's recorded (external) quantity has
  * no such key (its place is not by id), so where the level holds some, its whole queue is
- * copied instead.
+ * copied instead (a book that never held recorded quantity is told by a field, not a lookup).
  */
 export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerId: number, side: Side, priceTicks: number, openLots: number): void {
   const at = j.entry(U_LEVEL, 5);
@@ -38,7 +38,7 @@ export function saveLevelOf(j: UndoJournal, book: OrderBook, seq: number, ownerI
   nums[at + 3] = priceTicks;
   nums[at + 4] = openLots;
   j.ref(book);
-  j.ref(book.externalLots(side, priceTicks) > 0 ? book.levelQueue(side, priceTicks) : undefined);
+  j.ref(book.everHeldExternal && book.externalLots(side, priceTicks) > 0 ? book.levelQueue(side, priceTicks) : undefined);
 }
 
 export function undoLevel(nums: Float64Array, at: number, refs: unknown[], r: number): void {

@@ -51,7 +51,7 @@ export class Venue extends VenueReads {
     super(clock, s, new OrderFlow(s));
     this.settlement = new Settlement(this.s, this.flow);
     this.sessions = new Sessions(this.s, this.flow);
-    this.external = new ExternalLiquidity(this.s, this.flow);
+    this.external = new ExternalLiquidity(this.flow);
   }
 
   /** Registers a listener; returns the function that removes it. */
