@@ -88,6 +88,23 @@ function observed(t: Twin): unknown {
 }
 
 describe('recorded liquidity as lot totals in the book equals one book order per recorded level', () => {
+  it('a failed cancel of an order queued behind recorded quantity puts it back behind it, not ahead by its smaller id', () => {
+    const t = twin(false);
+    const [alice] = t.users;
+    t.venue.exclusive(() => t.venue.external.applyLevels(t.btc, [{ side: 'B', priceTicks: BASE - 2, qtyLots: 5 }], false));
+    place(t.venue, alice!, 'B', priceText(BASE - 2), 3);
+    const queue = () => t.btc.book.l3().bids.find((l) => l.priceTicks === BASE - 2)!.orders.map((o) => [o.orderId >= 2 ** 30 ? 'recorded' : 'alice', o.qtyLots]);
+    expect(queue()).toEqual([['recorded', 5], ['alice', 3]]);
+    const hash = t.venue.stateHash();
+    setFaultHook((name) => {
+      if (name === 'cancel.close') throw new InjectedFault(name); // after the book took the order out
+    });
+    expect(() => t.venue.cancelOrder(alice!, t.venue.openOrders(alice!)[0]!.id)).toThrow(CommandFailedError);
+    setFaultHook(undefined);
+    expect(queue()).toEqual([['recorded', 5], ['alice', 3]]);
+    expect(t.venue.stateHash()).toBe(hash);
+  });
+
   it('the same trades, feeds, queues, ids and state hash after every step of random streams (300 runs)', () => {
     let crossedAccounts = 0;
     fc.assert(
