@@ -144,6 +144,21 @@ export class SessionStats {
   }
 
   /**
+   * Writes what `snapshot()` would answer at `out[at]` as `SNAPSHOT_NUMBERS` numbers (last,
+   * last quantity, open, high, low, volume; undefined as NaN): no object, for a reader that
+   * keeps many snapshots (market data's per-trade stats within an instant).
+   */
+  writeSnapshot(out: Float64Array, at: number): void {
+    const s = this.shown;
+    out[at] = (s === undefined ? this.lastTicks : s.lastTicks) ?? NaN;
+    out[at + 1] = (s === undefined ? this.lastQtyLots : s.lastQtyLots) ?? NaN;
+    out[at + 2] = (s === undefined ? this.openTicks : s.openTicks) ?? NaN;
+    out[at + 3] = (s === undefined ? this.highTicks : s.highTicks) ?? NaN;
+    out[at + 4] = (s === undefined ? this.lowTicks : s.lowTicks) ?? NaN;
+    out[at + 5] = s === undefined ? this.volumeLots : s.volumeLots;
+  }
+
+  /**
    * Makes `snapshot()` answer `stats` (a snapshot taken earlier) until called with undefined:
    * the venue tells listeners of a command's trades after the command, each with the stats
    * as of its own trade.
@@ -198,6 +213,9 @@ export class SessionStats {
     }
   }
 }
+
+/** Numbers `SessionStats.writeSnapshot` writes. */
+export const SNAPSHOT_NUMBERS = 6;
 
 /** Numbers `SessionStats.saveTo` writes. */
 export const STATS_SAVED = 8;

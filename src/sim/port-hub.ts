@@ -26,7 +26,11 @@ const hubs = new WeakMap<Venue, PortHub>();
 export class PortHub {
   /** Sinks by user id (ids are small and dense: an array, read on every feed of the venue). */
   private readonly byUser: PortSink[][] = [];
-  private readonly byMarket = new Map<Market, Set<PortSink>>();
+  /**
+   * Sinks watching each market, by `market.index`, in the order they started watching. Read on
+   * every trade and book change of the venue; replaced, never changed in place, on (un)watch.
+   */
+  private readonly byMarket: (readonly PortSink[])[] = [];
   private readonly instants: MarketDataInstants;
 
   /** The hub of `venue`, created (and subscribed to the venue) on first use. */
@@ -46,9 +50,10 @@ export class PortHub {
     });
     this.instants = new MarketDataInstants(
       venue,
-      (market) => (this.byMarket.get(market)?.size ?? 0) > 0,
+      (market) => (this.byMarket[market.index]?.length ?? 0) > 0,
       (batch) => {
-        for (const s of this.byMarket.get(batch.market) ?? []) s.deliverInstant(batch);
+        const sinks = this.byMarket[batch.market.index];
+        if (sinks !== undefined) for (const s of sinks) s.deliverInstant(batch);
       },
     );
   }
@@ -70,17 +75,21 @@ export class PortHub {
       const at = sinks === undefined ? -1 : sinks.indexOf(sink);
       if (at >= 0) sinks!.splice(at, 1);
     }
-    for (const set of this.byMarket.values()) set.delete(sink);
+    for (let i = 0; i < this.byMarket.length; i++) this.unwatchAt(i, sink);
   }
 
   /** `sink` wants book and trade captures of `market`. */
   watch(market: Market, sink: PortSink): void {
-    let set = this.byMarket.get(market);
-    if (set === undefined) this.byMarket.set(market, (set = new Set()));
-    set.add(sink);
+    const sinks = this.byMarket[market.index] ?? [];
+    if (!sinks.includes(sink)) this.byMarket[market.index] = [...sinks, sink];
   }
 
   unwatch(market: Market, sink: PortSink): void {
-    this.byMarket.get(market)?.delete(sink);
+    this.unwatchAt(market.index, sink);
+  }
+
+  private unwatchAt(index: number, sink: PortSink): void {
+    const sinks = this.byMarket[index];
+    if (sinks !== undefined && sinks.includes(sink)) this.byMarket[index] = sinks.filter((s) => s !== sink);
   }
 }

@@ -96,11 +96,11 @@ export class PortMarketData {
     const subscription = this.subscriptions.get(market);
     if (subscription === undefined) return;
     const { level, depth } = subscription;
-    for (const stats of batch.stats) {
-      // Stats nobody takes are not sent, but their latency sample is drawn as when they were:
-      // the random stream and the channel (which the book update queues behind) stay the same.
+    for (let i = 0; i < batch.trades; i++) {
+      // Stats nobody takes are not made nor sent, but their latency sample is drawn as when they
+      // were: the random stream and the channel (which the book update queues behind) stay the same.
       if (this.statsHandlers.length === 0) this.channel.delayNs(this.clock.nowSec, this.clock.nowNanos);
-      else this.send(this.emit, { ...stats }); // each port's handlers get their own object
+      else this.send(this.emit, batch.stats(i)); // a fresh object: each port's handlers get their own
     }
     if (!batch.bookChanged) return;
     if (level === 'LEVEL_1') {

@@ -127,7 +127,7 @@ export class MarketDataFanout {
   private deliver(batch: InstantBatch): void {
     const ch = this.channels.get(batch.market.symbol);
     if (ch === undefined || this.closed) return;
-    for (const stats of batch.stats) ch.send(encodeTickerStats(stats));
+    for (let i = 0; i < batch.trades; i++) ch.send(encodeTickerStats(batch.stats(i)));
     if (!batch.bookChanged) return;
     for (const g of ch.groups.values()) {
       if (g.sockets.size === 0) continue;
