@@ -27,7 +27,12 @@ interface SymbolState {
   lastQuoteSec: number;
   /** Its timers' keys, made once (a key built per requote was a string to make and hash each time). */
   keys: { quote: string; pull: string; closed: string };
+  /** `requote` of this symbol, made once: timers take it (a closure per requote before). */
+  requote: () => void;
 }
+
+/** Liquidity without market conditions. */
+const NORMAL_LIQUIDITY = Object.freeze({ spreadFactor: 1, sizeFactor: 1 });
 
 /**
  * A market maker: quotes `levels` price levels on each side of a fair value, skews the fair
@@ -65,6 +70,7 @@ export class MarketMaker implements Strategy, TickStrategy {
         closedStreak: 0,
         lastQuoteSec: -Infinity,
         keys: { quote: `quote:${market.symbol}`, pull: `pull:${market.symbol}`, closed: `closed:${market.symbol}` },
+        requote: () => this.requote(market.symbol),
       });
     }
   }
@@ -118,7 +124,7 @@ export class MarketMaker implements Strategy, TickStrategy {
       if (now < s.closedUntilSec) return; // the rest of a batch sent before we knew
       const waitSec = this.p.closedBackoffSec * 2 ** Math.min(4, s.closedStreak++);
       s.closedUntilSec = now + waitSec;
-      this.timers.schedule(s.keys.closed, waitSec, () => this.requote(outcome.symbol));
+      this.timers.schedule(s.keys.closed, waitSec, s.requote); // not the outcome's symbol later: the object is reused
     } else if (outcome.kind === 'ended' && outcome.reason === 'done-for-day') {
       this.requote(outcome.symbol);
     }
@@ -136,7 +142,7 @@ export class MarketMaker implements Strategy, TickStrategy {
     if (s.vol.update(now, price, this.p.shockSigmas)) {
       s.pulledUntilSec = now + this.p.pullSec;
       this.orders.cancelAllIn(symbol);
-      this.timers.schedule(s.keys.pull, this.p.pullSec, () => this.requote(symbol));
+      this.timers.schedule(s.keys.pull, this.p.pullSec, s.requote);
       return;
     }
     this.requote(symbol);
@@ -148,10 +154,10 @@ export class MarketMaker implements Strategy, TickStrategy {
     if (now < s.closedUntilSec) return;
     const waitSec = s.lastQuoteSec + this.p.minRequoteMs / 1000 - now;
     if (waitSec > 0) {
-      this.timers.schedule(s.keys.quote, waitSec, () => this.requote(symbol));
+      this.timers.schedule(s.keys.quote, waitSec, s.requote);
       return;
     }
-    const liquidity = this.conditions?.liquidity(symbol) ?? { spreadFactor: 1, sizeFactor: 1 };
+    const liquidity = this.conditions?.liquidity(symbol) ?? NORMAL_LIQUIDITY;
     if (now < s.pulledUntilSec || liquidity.sizeFactor === 0) {
       this.orders.cancelAllIn(symbol);
       return;

@@ -34,12 +34,23 @@ export type FeedOutcome =
 
 const OTHER: FeedOutcome = { kind: 'other' };
 const NONE: readonly InFlightOrder[] = Object.freeze([]);
+const NO_ORDERS: readonly OwnOrder[] = Object.freeze([]);
 
-/** Orders, in-flight inserts and position of one symbol. */
+/**
+ * Orders, in-flight inserts and position of one symbol. Open orders in an array in acceptance
+ * order (an agent has a few dozen at most: a scan by engine id beats a map keyed by id text,
+ * which also grew and shrank its table with every order).
+ */
 interface SymbolBook {
-  open: Map<string, OwnOrder>;
+  open: OwnOrder[];
   inFlight: InFlightOrder[];
   position: number;
+}
+
+/** Removes `list[at]`, keeping the order of the rest (no array made, as `splice` makes one). */
+function removeAt<T>(list: T[], at: number): void {
+  for (let i = at + 1; i < list.length; i++) list[i - 1] = list[i]!;
+  list.length--;
 }
 
 /**
@@ -51,10 +62,18 @@ interface SymbolBook {
  * after the clock stops, so everything an agent needs arrives as feeds. No handler is attached
  * either — each would queue a microtask that a long synchronous run keeps until its end — so
  * only well-formed requests are sent (a venue refusal arrives as a feed, not a rejection).
+ *
+ * The outcome `apply` / `applyNote` return is valid until the next call (one object per kind,
+ * reused: an outcome per feed was the agents' largest allocation); the `OwnOrder` of an
+ * `accepted` outcome is the agent's to keep.
  */
 export class OwnOrders {
   private readonly books = new Map<string, SymbolBook>();
   private inFlightTotal = 0;
+  private readonly accepted: { kind: 'accepted'; order: OwnOrder } = { kind: 'accepted', order: undefined as unknown as OwnOrder };
+  private readonly fill: { kind: 'fill'; symbol: string; side: Side; priceTicks: number; qtyLots: number; done: boolean } = { kind: 'fill', symbol: '', side: 'B', priceTicks: 0, qtyLots: 0, done: false };
+  private readonly ended: { kind: 'ended'; symbol: string; reason: 'canceled' | 'expired' | 'done-for-day' } = { kind: 'ended', symbol: '', reason: 'canceled' };
+  private readonly rejected: { kind: 'rejected'; symbol: string; reason: string } = { kind: 'rejected', symbol: '', reason: '' };
 
   constructor(
     private readonly port: ExchangePort,
@@ -86,7 +105,7 @@ export class OwnOrders {
 
   /** Cancels every open order of `symbol` (or of every symbol). */
   cancelAllIn(symbol?: string): void {
-    for (const [sym, b] of this.books) if (symbol === undefined || sym === symbol) for (const o of b.open.values()) this.cancel(o);
+    for (const [sym, b] of this.books) if (symbol === undefined || sym === symbol) for (const o of b.open) this.cancel(o);
   }
 
   /** Updates orders and positions from one of the agent's feeds; says what it meant. */
@@ -102,26 +121,50 @@ export class OwnOrders {
         const b = this.book(note.symbol);
         this.settleInFlight(b, note.side, note.priceTicks);
         const order: OwnOrder = { id: note.oid, seq: note.seq, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, canceling: false };
-        if (note.remainingLots > 0) b.open.set(note.oid, order);
-        return { kind: 'accepted', order };
+        if (note.remainingLots > 0) {
+          // As a map's set: a second acceptance of one order replaces it where it stands.
+          const at = indexOf(b.open, note);
+          if (at < 0) b.open.push(order);
+          else b.open[at] = order;
+        }
+        this.accepted.order = order;
+        return this.accepted;
       }
-      case 'j':
+      case 'j': {
         this.settleInFlight(this.book(note.symbol), note.side, note.priceTicks);
-        return { kind: 'rejected', symbol: note.symbol, reason: note.reason ?? 'UNKNOWN' };
+        const out = this.rejected;
+        out.symbol = note.symbol;
+        out.reason = note.reason ?? 'UNKNOWN';
+        return out;
+      }
       case 'p':
       case 'f': {
         const b = this.book(note.symbol);
         b.position += note.side === 'B' ? note.fillLots : -note.fillLots;
-        const order = b.open.get(note.oid);
-        if (note.t === 'f' || note.remainingLots === 0) b.open.delete(note.oid);
-        else if (order !== undefined) order.remainingLots = note.remainingLots;
-        return { kind: 'fill', symbol: note.symbol, side: note.side, priceTicks: note.fillPriceTicks, qtyLots: note.fillLots, done: note.t === 'f' };
+        const at = indexOf(b.open, note);
+        if (at >= 0) {
+          if (note.t === 'f' || note.remainingLots === 0) removeAt(b.open, at);
+          else b.open[at]!.remainingLots = note.remainingLots;
+        }
+        const out = this.fill;
+        out.symbol = note.symbol;
+        out.side = note.side;
+        out.priceTicks = note.fillPriceTicks;
+        out.qtyLots = note.fillLots;
+        out.done = note.t === 'f';
+        return out;
       }
       case 'c':
       case 'x':
-      case 'd':
-        this.book(note.symbol).open.delete(note.oid);
-        return { kind: 'ended', symbol: note.symbol, reason: note.t === 'c' ? 'canceled' : note.t === 'x' ? 'expired' : 'done-for-day' };
+      case 'd': {
+        const b = this.book(note.symbol);
+        const at = indexOf(b.open, note);
+        if (at >= 0) removeAt(b.open, at);
+        const out = this.ended;
+        out.symbol = note.symbol;
+        out.reason = note.t === 'c' ? 'canceled' : note.t === 'x' ? 'expired' : 'done-for-day';
+        return out;
+      }
       default:
         return OTHER;
     }
@@ -133,14 +176,14 @@ export class OwnOrders {
   }
 
   /** Open orders of `symbol`, in acceptance order (a live view: do not hold across calls). */
-  orders(symbol: string): IterableIterator<OwnOrder> {
-    return this.book(symbol).open.values();
+  orders(symbol: string): readonly OwnOrder[] {
+    return this.books.get(symbol)?.open ?? NO_ORDERS;
   }
 
   /** Number of open orders over every symbol. */
   get openCount(): number {
     let n = 0;
-    for (const b of this.books.values()) n += b.open.size;
+    for (const b of this.books.values()) n += b.open.length;
     return n;
   }
 
@@ -156,7 +199,7 @@ export class OwnOrders {
 
   private book(symbol: string): SymbolBook {
     let b = this.books.get(symbol);
-    if (b === undefined) this.books.set(symbol, (b = { open: new Map(), inFlight: [], position: 0 }));
+    if (b === undefined) this.books.set(symbol, (b = { open: [], inFlight: [], position: 0 }));
     return b;
   }
 
@@ -165,7 +208,7 @@ export class OwnOrders {
     for (let i = 0; i < list.length; i++) {
       const f = list[i]!;
       if (f.side === side && f.priceTicks === priceTicks) {
-        list.splice(i, 1);
+        removeAt(list, i);
         this.inFlightTotal--;
         return;
       }
@@ -174,4 +217,17 @@ export class OwnOrders {
   }
 
   private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
+}
+
+/**
+ * Position of the open order a note is about: by engine id where the port gives one (every
+ * note of an in-process port does), else by wire id; -1 when it is not open (e.g. an IOC).
+ */
+function indexOf(open: readonly OwnOrder[], note: OwnOrderNote): number {
+  if (Number.isNaN(note.seq)) {
+    for (let i = 0; i < open.length; i++) if (open[i]!.id === note.oid) return i;
+  } else {
+    for (let i = 0; i < open.length; i++) if (open[i]!.seq === note.seq) return i;
+  }
+  return -1;
 }

@@ -48,8 +48,8 @@ export class EventLogRecorder implements VenueListener {
   private batches = 0;
   private lastSec = NaN;
   private lastNanos = NaN;
-  private tsHi = 0;
-  private tsLo = 0;
+  /** The current instant's `ts_ns` as its two 32-bit halves (`splitTimestamp`). */
+  private readonly ts: [hi: number, lo: number] = [0, 0];
   private readonly tops: BookTops;
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
@@ -277,11 +277,11 @@ export class EventLogRecorder implements VenueListener {
     if (clock.nowSec !== this.lastSec || clock.nowNanos !== this.lastNanos) {
       this.lastSec = clock.nowSec;
       this.lastNanos = clock.nowNanos;
-      [this.tsHi, this.tsLo] = splitTimestamp(this.lastSec, this.lastNanos);
+      splitTimestamp(this.lastSec, this.lastNanos, this.ts);
     }
     const c = this.cols;
     c.seq.set(r, this.row);
-    c.ts_ns.setHalves(r, this.tsHi, this.tsLo);
+    c.ts_ns.setHalves(r, this.ts[0], this.ts[1]);
     c.kind.setCode(r, this.kindCodes[kind]);
     return r;
   }

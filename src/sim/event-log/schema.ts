@@ -154,12 +154,14 @@ const TWO_32 = 2 ** 32;
  * `sec × 10^9 + nanos` as the signed high and unsigned low 32-bit words of an int64, exactly,
  * without bigint (every intermediate stays below 2^53). Needs 0 ≤ sec < 2^37.
  */
-export function splitTimestamp(sec: number, nanos: number): [hi: number, lo: number] {
+export function splitTimestamp(sec: number, nanos: number, out: [hi: number, lo: number] = [0, 0]): [hi: number, lo: number] {
   const secHi = Math.floor(sec / 65_536);
   const a = secHi * 1e9; // × 2^16
   const b = (sec - secHi * 65_536) * 1e9 + nanos;
   const aHi = Math.floor(a / 65_536);
   const low = (a - aHi * 65_536) * 65_536 + b;
   const carry = Math.floor(low / TWO_32);
-  return [aHi + carry, low - carry * TWO_32];
+  out[0] = aHi + carry;
+  out[1] = low - carry * TWO_32;
+  return out; // into the caller's pair when given one: the recorder splits a timestamp per instant
 }
