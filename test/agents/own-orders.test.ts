@@ -26,6 +26,7 @@ const steps = fc.array(
   { maxLength: 80 },
 );
 
+type Script = typeof steps extends fc.Arbitrary<infer U> ? U : never;
 const tick = new TickSize('1');
 const noop = () => {};
 
@@ -76,7 +77,7 @@ class MapModel {
   }
 }
 
-function run(script: fc.Infer<typeof steps>, bySeq: boolean) {
+function run(script: Script, bySeq: boolean) {
   const port = { oneWay: { placeTicks: noop, cancel: noop, cancelSeq: noop, subscribe: noop, unsubscribe: noop } };
   const own = new OwnOrders(port as never, () => tick);
   const model = new MapModel();
