@@ -60,14 +60,14 @@ class FeedCounter {
   }
 }
 
-interface VenueRun {
+export interface VenueRun {
   venue: Venue;
   market: Market;
   users: Account[];
   counter: FeedCounter;
 }
 
-function freshVenue(materialize: boolean): VenueRun {
+export function freshVenue(materialize: boolean): VenueRun {
   const venue = new Venue(new SimClock(START_NS), { instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' }] });
   const cash = parseMoney('1000000000');
   const users: Account[] = [];
@@ -78,11 +78,11 @@ function freshVenue(materialize: boolean): VenueRun {
 }
 
 /** The mix, plus the owner of each cancel's order (looked up before timing). */
-interface VenueWorkload extends MixWorkload {
+export interface VenueWorkload extends MixWorkload {
   cancelOwners: Int32Array;
 }
 
-function venueWorkload(): VenueWorkload {
+export function venueWorkload(): VenueWorkload {
   const mix = generateMix(SEED, USERS);
   const cancelOwners = new Int32Array(mix.cancelIds.length);
   for (let c = 0; c < cancelOwners.length; c++) {
@@ -97,7 +97,7 @@ function venueWorkload(): VenueWorkload {
  * in-process actor uses): `seqs[id]` keeps the engine id of the workload's order `id` so a
  * cancel can name it; a cancel names the order's owner.
  */
-function replayVenue(run: VenueRun, mix: VenueWorkload, seqs: Float64Array): void {
+export function replayVenue(run: VenueRun, mix: VenueWorkload, seqs: Float64Array): void {
   const { venue, market, users } = run;
   const { kinds, places, cancelIds, cancelOwners } = mix;
   let pi = 0;
@@ -131,7 +131,7 @@ function replayVenueWireIds(run: VenueRun, mix: VenueWorkload, wireIds: string[]
 }
 
 /** The mix on a bare book (the floor), as `venue.mix-book` runs it. */
-function replayBook(mix: VenueWorkload): void {
+export function replayBook(mix: VenueWorkload): void {
   const book = new OrderBook();
   const out = new BookEvents();
   const { kinds, places, cancelIds } = mix;
@@ -145,7 +145,7 @@ function replayBook(mix: VenueWorkload): void {
 }
 
 /** CPU seconds of `fn`. */
-function cpuSeconds(fn: () => void): number {
+export function cpuSeconds(fn: () => void): number {
   const start = process.cpuUsage();
   fn();
   const used = process.cpuUsage(start);

@@ -30,6 +30,8 @@ export const M_MAKER = 10;
 export const PER_MARKET = 11;
 /** How many pending counters `savePending` writes. */
 export const PENDING_SAVED = 3;
+/** How many numbers `Account.saveMoney` writes (the market row's open count, lots and margin notional). */
+export const MONEY_SAVED = 3;
 
 
 /**

@@ -3,10 +3,10 @@ import type { Position } from '../risk/position.ts';
 import { AccountPosition } from './account-position.ts';
 import { M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_SAVED, M_SAVED_POSITION, M_TRADED, PER_MARKET, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_FILLED, F_NEXT, F_PREV, F_PRICE, F_QTY, NO_SLOT, type OrderStore } from './order-store.ts';
+import { B_IM_BIG, F_BITS, F_FILLED, F_PRICE, F_QTY, type OrderStore } from './order-store.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
-export { PENDING_SAVED } from './account-rows.ts';
+export { MONEY_SAVED, PENDING_SAVED } from './account-rows.ts';
 import { PENDING_SAVED } from './account-rows.ts';
 
 const NO_PENDING = new Float64Array(PENDING_SAVED);
@@ -22,13 +22,6 @@ export class Account {
   /** Positions by market index (sparse; iterate `positionList` for a stable order). */
   private readonly positionByMarket: (AccountPosition | undefined)[] = [];
   readonly positionList: AccountPosition[] = [];
-  /**
-   * Open orders, oldest first, as a chain through the order records (`F_PREV` / `F_NEXT`):
-   * first and last slot, and how many.
-   */
-  openHead = NO_SLOT;
-  openTail = NO_SLOT;
-  openCount = 0;
   /**
    * Initial margin of the open orders kept as Money, one per order (`B_IM_BIG`): orders of a
    * market whose margin rate gives no whole Money factor, or whose sum would pass 2^53. The
@@ -166,17 +159,11 @@ export class Account {
   }
 
   /**
-   * The order in `slot` rests: chain it last, reserve its initial margin, count its unfilled
-   * lots. The margin counts as price × lots in the market's row when the market has a whole
+   * The order in `slot` rests: reserve its initial margin, count it and its unfilled lots (the
+   * order itself is found by a scan of the records: `openSlots`). The margin counts as price × lots in the market's row when the market has a whole
    * Money factor and the row's sum stays below 2^53, else as Money kept with the order.
    */
   addOpenOrder(store: OrderStore, slot: number, market: Market, unfilledLots: number): void {
-    store.setField(slot, F_PREV, this.openTail);
-    store.setField(slot, F_NEXT, NO_SLOT);
-    if (this.openTail === NO_SLOT) this.openHead = slot;
-    else store.setField(this.openTail, F_NEXT, slot);
-    this.openTail = slot;
-    this.openCount++;
     const m = this.marketRow(market.index);
     const rows = this.byMarket;
     rows[m + M_COUNT]! += 1;
@@ -223,15 +210,8 @@ export class Account {
     return m;
   }
 
-  /** Unchains an open order and releases its margin and lots. */
+  /** An open order ends: its margin and lots are released. */
   removeOpenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number): void {
-    const prev = store.field(slot, F_PREV);
-    const next = store.field(slot, F_NEXT);
-    if (prev === NO_SLOT) this.openHead = next;
-    else store.setField(prev, F_NEXT, next);
-    if (next === NO_SLOT) this.openTail = prev;
-    else store.setField(next, F_PREV, prev);
-    this.openCount--;
     const m = marketIndex * PER_MARKET;
     const rows = this.byMarket;
     rows[m + M_COUNT]! -= 1;
@@ -242,11 +222,9 @@ export class Account {
     } else rows[m + M_IM_NOTIONAL]! -= store.field(slot, F_PRICE) * unfilledLots;
   }
 
-  /** Slots of the open orders, oldest first (a copy: safe to cancel while iterating). */
+  /** Slots of the open orders, oldest first (a copy: safe to cancel while iterating; a scan of the records). */
   openSlots(store: OrderStore): number[] {
-    const out: number[] = [];
-    for (let s = this.openHead; s !== NO_SLOT; s = store.field(s, F_NEXT)) out.push(s);
-    return out;
+    return store.openSlotsOf(this.id);
   }
 
   /**
@@ -257,15 +235,12 @@ export class Account {
     return marginFitsApprox(this.byMarket, this.markets, this.positionByMarket, this.cashApprox, this.openImBig === 0n ? 0 : Number(this.openImBig), imApprox);
   }
 
-  /** Money and open-order numbers (account-wide, then in market `marketIndex`) as `restoreMoney` takes them back. */
+  /** Money (account-wide) and open-order numbers in market `marketIndex`, as `restoreMoney` takes them back: `MONEY_SAVED` numbers. */
   saveMoney(marketIndex: number, nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
     const m = this.marketRow(marketIndex);
     nums[at] = this.byMarket[m + M_COUNT]!;
     nums[at + 1] = this.byMarket[m + M_LOTS]!;
     nums[at + 2] = this.byMarket[m + M_IM_NOTIONAL]!;
-    nums[at + 3] = this.openHead;
-    nums[at + 4] = this.openTail;
-    nums[at + 5] = this.openCount;
     out.ref(this.cashBase);
     out.ref(this.adjustments);
     out.ref(this.openImBig);
@@ -280,12 +255,6 @@ export class Account {
     this.byMarket[m + M_COUNT] = nums[at]!;
     this.byMarket[m + M_LOTS] = nums[at + 1]!;
     this.byMarket[m + M_IM_NOTIONAL] = nums[at + 2]!;
-    const head = nums[at + 3]!;
-    const tail = nums[at + 4]!;
-    const count = nums[at + 5]!;
-    this.openHead = head;
-    this.openTail = tail;
-    this.openCount = count;
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */

@@ -5,7 +5,7 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import {
-  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_NEXT, F_PREV, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
@@ -13,7 +13,7 @@ import { EXTERNAL_OWNER } from './external-owner.ts';
 import { bookFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, saveAllocation, saveAppend, saveLevelOf, savePlace, savePosition, saveRecord, saveUnlink } from './undo.ts';
+import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -159,14 +159,12 @@ export class OrderFlow {
           this.s.free(maker);
           break;
         }
-        case EV_EXPIRED: {
+        case EV_EXPIRED:
           store.setState(slot, ST_EXPIRED);
           if (this.s.orderRow('x', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
           break;
-        }
         case EV_RESTED: {
           saveAccount(log.journal, account, market);
-          if (account.openTail !== NO_SLOT) saveAppend(log.journal, account.openTail);
           account.addOpenOrder(store, slot, market, cmd.qtyLots - store.field(slot, F_FILLED));
           this.s.openOrders++;
           faultPoint('place.rested');
@@ -218,8 +216,7 @@ export class OrderFlow {
     const s = this.s;
     const store = s.orders;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    // Only a maker's last fill closes it (a taker is in no chain yet).
-    this.saveOrder(slot, market, true, !aggressor && store.field(slot, F_FILLED) + lots === store.field(slot, F_QTY));
+    this.saveOrder(slot, market, true);
     const position = account.positionIn(market);
     const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
     account.syncPosition(market.index, position.position);
@@ -249,17 +246,15 @@ export class OrderFlow {
 
   /**
    * Registers the undo of changes to the order in `slot` and its account in `market`: its
-   * record, money, its position (`withPosition`: a fill), and its neighbors in the account's
-   * chain of open orders (`closes`: the order leaves the chain, which relinks them).
+   * record, money and its position (`withPosition`: a fill).
    */
-  private saveOrder(slot: number, market: Market, withPosition: boolean, closes = true): void {
+  private saveOrder(slot: number, market: Market, withPosition: boolean): void {
     const store = this.s.orders;
     const journal = this.s.log.journal;
     const account = this.s.accounts[store.field(slot, F_USER)]!;
     saveAccount(journal, account, market);
     if (withPosition) savePosition(journal, account, market);
     saveRecord(journal, store, slot);
-    if (closes) saveUnlink(journal, slot, store.field(slot, F_PREV), store.field(slot, F_NEXT));
   }
 
   /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */

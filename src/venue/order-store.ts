@@ -1,7 +1,12 @@
 import type { Money } from '../core/money.ts';
-import type { OrderState, Side, TimeInForce } from '../core/types.ts';
+import type { Side, TimeInForce } from '../core/types.ts';
+import {
+  B_IM_BIG, B_IOC, B_SELL, B_SIDE, F_BITS, F_FILLED, F_MARKET, F_NANOS, F_NOTIONAL, F_PRICE, F_QTY, F_SAVED, F_SEC, F_SEQ, F_USER, FREE_USER,
+  STATE_SHIFT, STRIDE, ST_NEW, ST_PARTIAL, ST_PENDING, isOpenBits,
+} from './order-record.ts';
 import { SeqIndex } from './seq-index.ts';
 
+export * from './order-record.ts';
 export { SeqIndex } from './seq-index.ts';
 
 /**
@@ -11,64 +16,16 @@ export { SeqIndex } from './seq-index.ts';
  * Why records and not one object per order: a venue holds hundreds of thousands of resting
  * orders; as objects (19 fields, an id string, a Map entry in the account and one in a global
  * map) every order was ~10 scattered heap objects that each command touched and every major GC
- * traced. Here an order is 104 bytes in one typed array, found from its engine id through an
- * `IdIndex`-style table (`SeqIndex`), and chained into its account's open orders by two fields
- * of the record (no `Map` per account). Its wire id is text only when someone reads it.
+ * traced. Here an order is 88 bytes (its layout in order-record.ts) in one typed array, found from its engine id through an
+ * `IdIndex`-style table (`SeqIndex`). An account's open orders are not chained or listed: the
+ * few readers that want them find them by a scan of the records (`openSlotsOf`), so resting
+ * and ending an order touch no other order's record. Its wire id is text only when someone
+ * reads it.
  *
  * Slots are reused once an order is terminal and its command is over (`free`); an `OrderView`
  * handed out for the order copies the record first (see order-view.ts).
  */
 
-// The fields a command touches together come first (owner, flags and state, price, quantity,
-// fill, the account chain, the undo mark: 64 bytes), the rest after them, so an order's first
-// touch in a command and its undo save read one or two cache lines, not three.
-export const F_USER = 0;
-/** Side, time in force, flags and state, packed (see the `B_*` masks). */
-export const F_BITS = 1;
-/** Price in ticks; 0 when the price is off the tick grid (`B_OFF_GRID`, rejected). */
-export const F_PRICE = 2;
-export const F_QTY = 3;
-export const F_FILLED = 4;
-/** Previous / next open order of the same account (-1: none). */
-export const F_PREV = 5;
-export const F_NEXT = 6;
-/** Number of the last command whose undo saved this record (see undo-journal.ts). */
-export const F_SAVED = 7;
-/** Market index; -1 for an order on an unknown symbol (rejected). */
-export const F_MARKET = 8;
-/** Engine id: the id counter (`O-`), negated for liquidation orders (`L-`). */
-export const F_SEQ = 9;
-/** Σ priceTicks × lots of the fills, while that stays a safe integer (then `bigNotional`). */
-export const F_NOTIONAL = 10;
-export const F_SEC = 11;
-export const F_NANOS = 12;
-export const STRIDE = 13;
-/** Numbers `saveRecordTo` writes. */
-export const RECORD_SAVED = 5;
-
-export const B_SELL = 1;
-export const B_IOC = 2;
-export const B_POST_ONLY = 4;
-export const B_LIQUIDATION = 8;
-export const B_OFF_GRID = 16;
-/** The open order's initial margin is kept as Money in `reservedIm` (see `Account.addOpenOrder`). */
-export const B_IM_BIG = 32;
-/** The slot has something in the side arrays (`views`, `idText`, `priceText`): see `markSide`. */
-export const B_SIDE = 64;
-const STATE_SHIFT = 8;
-
-export const ST_PENDING = 0;
-export const ST_NEW = 1;
-export const ST_PARTIAL = 2;
-export const ST_FILLED = 3;
-export const ST_CANCELED = 4;
-export const ST_REJECTED = 5;
-export const ST_EXPIRED = 6;
-export const ST_DONE_FOR_DAY = 8;
-/** State names by code (the codes are `ORDER_STATES` positions). */
-export const STATE_NAMES: readonly OrderState[] = ['PENDING', 'NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED', 'REJECTED', 'EXPIRED', 'REPLACED', 'DONE_FOR_DAY'];
-
-export const NO_SLOT = -1;
 
 /** What only odd orders need (a text the tick grid cannot give back), kept off the records. */
 interface OddTexts {
@@ -115,8 +72,6 @@ export class OrderStore {
     d[o + F_SEC] = sec;
     d[o + F_NANOS] = nanos;
     d[o + F_NOTIONAL] = 0;
-    d[o + F_PREV] = NO_SLOT;
-    d[o + F_NEXT] = NO_SLOT;
     d[o + F_SAVED] = 0;
     this.bySeq.add(seq, slot);
     return slot;
@@ -140,6 +95,8 @@ export class OrderStore {
     if ((this.data[o + F_BITS]! & (B_SIDE | B_IM_BIG)) !== 0) this.clearSide(slot);
     if (this.odd.size !== 0) this.odd.delete(slot);
     if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
+    // After any view took its copy of the record (`clearSide`).
+    this.data[o + F_USER] = FREE_USER;
     this.freeSlots.push(slot);
   }
 
@@ -181,6 +138,7 @@ export class OrderStore {
   unallocate(slot: number, fresh: boolean): void {
     this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
     this.clearSide(slot);
+    this.data[slot * STRIDE + F_USER] = FREE_USER;
     this.odd.delete(slot);
     this.bigNotional?.delete(slot);
     if (!fresh) {
@@ -210,9 +168,7 @@ export class OrderStore {
     // A side array written during the failed command keeps its flag, so `free` still clears it.
     data[o + F_BITS] = nums[at]! | (data[o + F_BITS]! & B_SIDE);
     data[o + F_FILLED] = nums[at + 1]!;
-    data[o + F_PREV] = nums[at + 2]!;
-    data[o + F_NEXT] = nums[at + 3]!;
-    data[o + F_NOTIONAL] = nums[at + 4]!;
+    data[o + F_NOTIONAL] = nums[at + 2]!;
     this.reservedIm[slot] = reservedIm;
     if (big === undefined) this.bigNotional?.delete(slot);
     else (this.bigNotional ??= new Map()).set(slot, big);
@@ -224,9 +180,7 @@ export class OrderStore {
     const o = slot * STRIDE;
     nums[at] = data[o + F_BITS]!;
     nums[at + 1] = data[o + F_FILLED]!;
-    nums[at + 2] = data[o + F_PREV]!;
-    nums[at + 3] = data[o + F_NEXT]!;
-    nums[at + 4] = data[o + F_NOTIONAL]!;
+    nums[at + 2] = data[o + F_NOTIONAL]!;
   }
 
   /** True when the record in `slot` has Money kept off it (`B_IM_BIG`, or a notional past 2^53). */
@@ -293,9 +247,35 @@ export class OrderStore {
 
   /** Every live slot with a record in use, ascending (rare paths: delisting, closes). */
   liveSlots(): number[] {
-    const free = new Set(this.freeSlots);
     const out: number[] = [];
-    for (let s = 0; s < this.highWater; s++) if (!free.has(s)) out.push(s);
+    for (let s = 0; s < this.highWater; s++) if (this.data[s * STRIDE + F_USER] !== FREE_USER) out.push(s);
+    return out;
+  }
+
+  /**
+   * The open (resting) orders of account `userId`, oldest first: a scan of the records. An
+   * account's orders rest in the command that places them, so oldest first is ascending engine
+   * id (liquidation orders, the negative ids, are IOC and never rest). Outside a command an
+   * order is resting exactly when its state is NEW or PARTIALLY_FILLED.
+   */
+  openSlotsOf(userId: number): number[] {
+    const d = this.data;
+    const out: number[] = [];
+    for (let s = 0, o = 0; s < this.highWater; s++, o += STRIDE) {
+      if (d[o + F_USER] === userId && isOpenBits(d[o + F_BITS]!)) out.push(s);
+    }
+    return out.length < 2 ? out : out.sort((a, b) => d[a * STRIDE + F_SEQ]! - d[b * STRIDE + F_SEQ]!);
+  }
+
+  /** `openSlotsOf` for every account at once (one scan): slots by user id, each oldest first. */
+  openSlotsByUser(users: number): number[][] {
+    const d = this.data;
+    const out: number[][] = Array.from({ length: users }, () => []);
+    for (let s = 0, o = 0; s < this.highWater; s++, o += STRIDE) {
+      const user = d[o + F_USER]!;
+      if (user >= 0 && user < users && isOpenBits(d[o + F_BITS]!)) out[user]!.push(s);
+    }
+    for (const slots of out) if (slots.length > 1) slots.sort((a, b) => d[a * STRIDE + F_SEQ]! - d[b * STRIDE + F_SEQ]!);
     return out;
   }
 
@@ -305,3 +285,4 @@ export class OrderStore {
     this.data = next;
   }
 }
+

@@ -3,9 +3,9 @@ import { CANDLES_SAVED } from '../market/candles.ts';
 import { STATS_SAVED } from '../market/session-stats.ts';
 import { TWAP_SAVED_NUMBERS, TWAP_SAVED_REFS } from '../market/funding.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
-import { PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
+import { MONEY_SAVED, PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_NEXT, F_PREV, F_SAVED, NO_SLOT, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
+import { B_IM_BIG, F_BITS, F_SAVED, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
 import { U_LEVEL, U_PLACE, undoLevel, undoPlace } from './undo-book.ts';
 
 export { saveLevelOf, savePlace } from './undo-book.ts';
@@ -31,8 +31,6 @@ const U_POSITION = 7;
 const U_TRADES = 8;
 /** An order record with Money kept off it (`B_IM_BIG`, a notional past 2^53): two references more. */
 const U_RECORD_BIG = 9;
-const U_UNLINK = 10;
-const U_APPEND = 11;
 const U_AVERAGES = 12;
 
 /** Registers a closure that takes back a change (rare paths). */
@@ -59,25 +57,6 @@ export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): voi
   j.ref(store.bigNotionalOf(slot));
 }
 
-/**
- * Notes that the open order in `slot` leaves its account's chain, between `prev` and `next`
- * (`NO_SLOT`: none): the undo links it back. The neighbors' records are not copied (their
- * links are all that changes), and the order's own record and the account's head and tail are
- * saved by `saveRecord` and `saveAccount` first.
- */
-export function saveUnlink(j: UndoJournal, slot: number, prev: number, next: number): void {
-  const at = j.entry(U_UNLINK, 3);
-  j.nums[at] = slot;
-  j.nums[at + 1] = prev;
-  j.nums[at + 2] = next;
-}
-
-/** Notes that a new open order is chained after `tail` (the account's last, not `NO_SLOT`): the undo ends the chain at `tail` again. */
-export function saveAppend(j: UndoJournal, tail: number): void {
-  const at = j.entry(U_APPEND, 1);
-  j.nums[at] = tail;
-}
-
 /** Notes a fresh `allocate` of `slot` (`fresh`: it took a new slot), taken back by `unallocate`. */
 export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, fresh: boolean): void {
   // Its undo gives the slot back, and a slot's record means nothing until `allocate` rewrites it:
@@ -88,13 +67,10 @@ export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, 
   j.nums[at + 1] = fresh ? 1 : 0;
 }
 
-/**
- * Saves an account's money, open-order chain and totals in `market`, and its position there
- * (once per command and market).
- */
+/** Saves an account's money and open-order totals in `market` (once per command and market). */
 export function saveAccount(j: UndoJournal, account: Account, market: Market): void {
   if (!account.markSaved(market.index, j.epoch, false)) return;
-  const at = j.entry(U_ACCOUNT, 7);
+  const at = j.entry(U_ACCOUNT, 1 + MONEY_SAVED);
   j.nums[at] = market.index;
   j.ref(account);
   account.saveMoney(market.index, j.nums, at + 1, j);
@@ -131,11 +107,6 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
     case U_RECORD_BIG:
       store.restoreRecord(nums[at]!, nums, at + 1, refs[r] as Money, refs[r + 1] as bigint | undefined);
       return;
-    case U_UNLINK:
-      return undoUnlink(store, nums[at]!, nums[at + 1]!, nums[at + 2]!);
-    case U_APPEND:
-      store.setField(nums[at]!, F_NEXT, NO_SLOT);
-      return;
     case U_ALLOC:
       store.unallocate(nums[at]!, nums[at + 1] === 1);
       return;
@@ -156,12 +127,6 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
     default:
       throw new Error(`unknown undo entry ${op}`);
   }
-}
-
-/** Links `slot` back between `prev` and `next` (its own record is put back by its `U_RECORD`). */
-function undoUnlink(store: OrderStore, slot: number, prev: number, next: number): void {
-  if (prev !== NO_SLOT) store.setField(prev, F_NEXT, slot);
-  if (next !== NO_SLOT) store.setField(next, F_PREV, slot);
 }
 
 function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number): void {

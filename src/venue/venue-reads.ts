@@ -155,8 +155,10 @@ function stateHashOf(s: VenueState): string {
     h.update(`${m.symbol}|${m.state}|${m.indexTicks}|${m.markTicks}|${m.book.stateHash()}|${m.markHistory.length}|${m.fundingHistory.length}`);
     for (const f of m.fundingHistory) h.update(`${f.sec}|${f.fundingAmount}|${f.fundingRate}`);
   }
+  // Every account's open orders from one scan of the records, oldest first (as `openSlots`).
+  const open = s.orders.openSlotsByUser(s.accounts.length);
   for (const a of s.accounts) {
-    h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${a.openSlots(s.orders).map((slot) => s.orders.field(slot, F_SEQ)).join(',')}`);
+    h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${open[a.id]!.map((slot) => s.orders.field(slot, F_SEQ)).join(',')}`);
     for (const p of a.positionList) {
       const pos = p.position;
       h.update(`${p.market.symbol}|${pos.netLots}|${pos.buyLots}|${pos.sellLots}|${pos.openCostTicks}|${p.tradingPnl}|${p.fees}|${p.funding}`);
