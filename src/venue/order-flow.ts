@@ -223,7 +223,6 @@ export class OrderFlow {
     faultPoint('fill.position');
     bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
     faultPoint('fill.cash');
-
     if (!aggressor) account.restingFilled(store, slot, market, lots);
     const filled = store.field(slot, F_FILLED) + lots;
     const qty = store.field(slot, F_QTY);
