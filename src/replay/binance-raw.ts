@@ -2,7 +2,8 @@ import { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { ByteSource } from './byte-source.ts';
 import { fileSource } from './file-source.ts';
-import { lineChunks } from './line-chunks.ts';
+import { textChunks } from './line-chunks.ts';
+import { ChunkDecoder } from './binance-chunk.ts';
 import { ChunkedStream } from './chunked-stream.ts';
 import { lastPlainIntField, plainIntField, scanStreamMessage, type ScannedData } from './binance-scan.ts';
 import { decimalSteps } from './fields.ts';
@@ -96,22 +97,20 @@ export function readBinanceRaw(source: string | ByteSource, options: BinanceRawO
   const errors = new RowErrors(options.skipBadRows ?? false);
   const tick = typeof options.tickSize === 'string' ? new TickSize(options.tickSize) : options.tickSize;
   const lot = typeof options.lotSize === 'string' ? new TickSize(options.lotSize) : options.lotSize;
-  const stream = new ChunkedStream(() => events(bytes, new LineDecoder(bytes.name, tick, lot, options.tickerTimesOnly === true), errors)) as BinanceRawStream;
+  const timesOnly = options.tickerTimesOnly === true;
+  const stream = new ChunkedStream(() => {
+    const full = new LineDecoder(bytes.name, tick, lot, timesOnly);
+    return events(bytes, new ChunkDecoder(tick, lot, timesOnly, (text, line) => full.decode(text, line)), errors);
+  }) as BinanceRawStream;
   return Object.assign(stream, { errors });
 }
 
-async function* events(source: ByteSource, decoder: LineDecoder, errors: RowErrors): AsyncGenerator<BinanceRawEvent[]> {
-  for await (const { firstLine, texts } of lineChunks(source)) {
+async function* events(source: ByteSource, decoder: ChunkDecoder, errors: RowErrors): AsyncGenerator<BinanceRawEvent[]> {
+  let line = 1;
+  const onError = (e: ReplayError): void => errors.handle(e);
+  for await (const { bytes, text } of textChunks(source)) {
     const out: BinanceRawEvent[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      if (texts[i]!.length === 0) continue;
-      try {
-        out.push(decoder.decode(texts[i]!, firstLine + i));
-      } catch (e) {
-        if (!(e instanceof ReplayError)) throw e;
-        errors.handle(e);
-      }
-    }
+    line = decoder.decode(bytes, text, line, out, onError);
     yield out;
   }
 }

@@ -54,3 +54,32 @@ export function render(msgs: Msg[]): string[] {
   });
 }
 
+
+/**
+ * A line's JSON in another shape than the exchange's (whitespace, an escape, a fraction, a read
+ * key twice, other key orders) or with other text for the same values (a two-byte character in a
+ * string, a trailing zero, exponent form): readers that take the plain shape in place must read
+ * these as the full decoder does. The first three leave the line as it is.
+ */
+export const variants: ((json: string) => string)[] = [
+  (j) => j,
+  (j) => j,
+  (j) => j,
+  (j) => j.replace(/":/g, '": ').replace(/,"/g, ', "'), // whitespace
+  (j) => j.replace('"BTCUSDT"', '"\\u0042TCUSDT"'), // an escape
+  (j) => j.replace('"BTCUSDT"', '"BTCÜSDT"'), // a character of two bytes
+  (j) => j.replace(/"E":(\d+)/, (_, v) => `"E":${v}.0`), // a fraction
+  (j) => j.replace(/"(b|a|p)":/, '"$1":"1","$1":'), // a read key given twice (JSON keeps the last)
+  (j) => j.replace(/^\{"stream":("[^"]*"),"data":(.*)\}$/, '{"data":$2,"stream":$1}'), // other key order
+  (j) => j.replace(/"b":(\[[^\]]*?\]\]|\[\]),"a":(\[[^\]]*?\]\]|\[\])/, '"a":$2,"b":$1'), // asks before bids
+  (j) => j.replace(/"(\d+)\.(\d)"/, '"$1.$20"'), // a trailing zero
+  (j) => j.replace(/"(\d+)\.(\d)"/, '"$1.$2e0"'), // exponent form (decimalSteps reads it)
+];
+
+/** Capture lines with each line's JSON in the shape `picks[i]` names (an index into `variants`). */
+export function inShapes(lines: readonly string[], picks: readonly number[]): string[] {
+  return lines.map((l, i) => {
+    const sp = l.indexOf(' ');
+    return `${l.slice(0, sp)} ${variants[picks[i % picks.length]!]!(l.slice(sp + 1))}`;
+  });
+}
