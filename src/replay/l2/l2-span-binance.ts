@@ -1,6 +1,9 @@
-import { binanceLineDecoder } from '../binance-raw.ts';
-import { lineChunks } from '../line-chunks.ts';
+import { TickSize } from '../../core/price.ts';
+import { binanceLineDecoder, type BinanceDepthDiff, type BinanceRawEvent } from '../binance-raw.ts';
+import { DEPTH, FULL, LineHeaders, TICKER, TRADE } from '../binance-headers.ts';
+import { textChunks } from '../line-chunks.ts';
 import { BinanceDepthSync, type BinanceSyncedEvent } from '../binance-depth-sync.ts';
+import { decimalSteps } from '../fields.ts';
 import { fileSource } from '../file-source.ts';
 import type { Level } from '../levels.ts';
 import { emptySpan, type RecordingSpan } from './l2-span.ts';
@@ -8,50 +11,94 @@ import { emptySpan, type RecordingSpan } from './l2-span.ts';
 /**
  * The span (`l2-span.ts`) of one Binance raw capture as `scanL2Span` gives it through the whole
  * road (decode, depth sync, normalized records, the merge's time floor, column batches), from
- * the decoded lines alone: no record per level, no merge, no batches. Every line is decoded by
- * the reader's own line decoder as a depth replay reads it (book tickers for their times only,
- * `tickerTimesOnly`), so a line the run would refuse fails here, before the run, with the same
- * error; the diffs go through the same `BinanceDepthSync` (gaps, stale and buffered diffs alike).
- * The span pass of a raw capture was the whole road, a third of a replay's CPU.
+ * each line's headers alone (`binance-headers.ts`): receipt time, stream, `E`, the update ids
+ * through the same `BinanceDepthSync` (gaps, stale and buffered diffs alike), whether a diff
+ * sets any level, and a first price until the market has one. Decoding every level of every
+ * line was ~70 % of this pass, and the pass is on the replay's critical path.
+ *
+ * What fails here, before the run, with the run's own error (file, line, field): a line whose
+ * receipt time, JSON, stream, times, update ids, trade id or maker flag, or `b` / `a` shape is
+ * wrong (any line the header scan does not read is decoded in full, as the run decodes it), and
+ * the first price the span reads. What fails when the run reaches it, with the same one-line
+ * error: a price or quantity that is not a decimal on the instrument's step (a level's, a
+ * trade's). The span of a capture the run reads through is the full decode's, field for field
+ * (test/replay/l2-span-binance.test.ts checks it against the full-decode pass kept as oracle).
  */
 export async function binanceRawSpan(path: string, tickSize: string, lotSize: string, market: number): Promise<RecordingSpan> {
   const decode = binanceLineDecoder(path, tickSize, lotSize, true);
+  const tick = new TickSize(tickSize);
   const scan = new SpanOfRows(market);
   const sync = new BinanceDepthSync();
   const synced: BinanceSyncedEvent[] = [];
   /** Exchange time (`E`, ms) of each depth line the sync still holds. */
   const eventMs = new Map<number, number>();
-  for await (const { firstLine, texts } of lineChunks(fileSource(path))) {
-    for (let i = 0; i < texts.length; i++) {
-      const text = texts[i]!;
-      if (text.length === 0) continue;
-      const line = firstLine + i;
-      const e = decode(text, line);
-      const ms = Number(e.eventTsNs / NS_PER_MS);
-      if (e.kind === 'bookTicker') scan.quote(ms);
-      else if (e.kind === 'trade') scan.trade(e.localTsNs, ms, e.priceTicks);
-      else {
-        eventMs.set(line, ms);
-        sync.push(e, synced);
+  const h = new LineHeaders();
+  let line = 0;
+  for await (const { bytes, text } of textChunks(fileSource(path))) {
+    let backslash = bytes.indexOf(BACKSLASH);
+    for (let start = 0; start < text.length; ) {
+      const nl = text.indexOf('\n', start);
+      const next = nl < 0 ? text.length : nl + 1;
+      const end = nl < 0 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      line++;
+      if (end === start) {
+        start = next;
+        continue;
       }
-      // The sync hands on book updates and gaps (trades and tickers go around it: it passes them at once).
-      for (const s of synced) {
-        if (s.kind !== 'book' && s.kind !== 'gap') continue;
-        const ms = eventMs.get(s.line)!;
-        // A gapped diff waits for the next snapshot, and may gap again: its time stays known.
-        if (s.kind === 'gap') scan.book(s.localTsNs, ms, true, undefined);
-        else {
-          eventMs.delete(s.line);
-          scan.book(s.localTsNs, ms, s.reset, s.bids[0] ?? s.asks[0]);
-        }
-      }
-      synced.length = 0;
+      if (backslash >= 0 && backslash < start) backslash = bytes.indexOf(BACKSLASH, start);
+      const kind = h.scan(text, start, end, backslash < 0 || backslash >= end);
+      const needPrice = scan.span.firstPriceTicks[market] === undefined;
+      const priceTicks = needPrice && (kind === TRADE || (kind === DEPTH && (h.bLevels || h.aLevels))) ? decimalSteps(text.slice(h.priceStart, h.priceEnd), tick) : 0;
+      if (kind === FULL || priceTicks === undefined) {
+        // Decoded as the run decodes it: it reads the line, or throws the run's error for it.
+        const e = decode(bytes.toString('utf8', start, end), line);
+        if (e.kind === 'bookTicker') scan.quote(Number(e.eventTsNs / NS_PER_MS));
+        else if (e.kind === 'trade') scan.trade(e.localTsNs, Number(e.eventTsNs / NS_PER_MS), e.priceTicks);
+        else depth(e, Number(e.eventTsNs / NS_PER_MS));
+      } else if (kind === TICKER) scan.quote(h.eMs);
+      else if (kind === TRADE) scan.trade(BigInt(text.slice(start, h.recvEnd)), h.eMs, priceTicks);
+      else depth(diffOf(h, BigInt(text.slice(start, h.recvEnd)), line, needPrice ? { priceTicks, qtyLots: NaN } : UNREAD), h.eMs);
+      start = next;
     }
   }
   return scan.span;
+
+  function depth(e: BinanceRawEvent, ms: number): void {
+    eventMs.set(e.line, ms);
+    sync.push(e, synced);
+    // The sync hands on book updates and gaps.
+    for (const s of synced) {
+      if (s.kind !== 'book' && s.kind !== 'gap') continue;
+      const ms = eventMs.get(s.line)!;
+      // A gapped diff waits for the next snapshot, and may gap again: its time stays known.
+      if (s.kind === 'gap') scan.book(s.localTsNs, ms, true, undefined);
+      else {
+        eventMs.delete(s.line);
+        scan.book(s.localTsNs, ms, s.reset, s.bids[0] ?? s.asks[0]);
+      }
+    }
+    synced.length = 0;
+  }
 }
 
 const NS_PER_MS = 1_000_000n;
+/** `\\` as a byte: a line with one is read by the full decoder (found with `Buffer.indexOf`: a search of the chunk string for it cost ~1.3 ns a char). */
+const BACKSLASH = 92;
+/** The level that stands for levels not read (the market's first price is known by then). */
+const UNREAD: Level = { priceTicks: NaN, qtyLots: NaN };
+const NONE: Level[] = [];
+
+/**
+ * A diff from its headers, for the sync: its sides hold one level when they hold any, `first`
+ * (the first bid's price, else the first ask's, where wanted; else `UNREAD`) on the side it
+ * comes from.
+ */
+function diffOf(h: LineHeaders, localTsNs: bigint, line: number, first: Level): BinanceDepthDiff {
+  const bids = h.bLevels ? [first] : NONE;
+  const asks = h.aLevels ? [h.bLevels ? UNREAD : first] : NONE;
+  const eventTsNs = BigInt(h.eMs) * NS_PER_MS;
+  return { kind: 'depth', localTsNs, eventTsNs, transactTsNs: eventTsNs, line, firstUpdateId: h.firstUpdateId, finalUpdateId: h.finalUpdateId, prevFinalUpdateId: h.prevFinalUpdateId, bids, asks };
+}
 
 /** What `normalize.ts` → `mergeSources` → `L2ColumnBuilder` → `addBatchToSpan` make of the synced rows, kept as a span. */
 class SpanOfRows {
@@ -96,4 +143,3 @@ class SpanOfRows {
     if (delayNs < span.minFeedDelayNs) span.minFeedDelayNs = delayNs;
   }
 }
-
