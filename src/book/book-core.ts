@@ -1,6 +1,6 @@
 import type { PlaceCommand } from './events.ts';
 import type { BookEvents } from './book-events.ts';
-import { IdIndex } from './id-index.ts';
+import { IdIndex, type OrderIndex } from './id-index.ts';
 import { OrderSlots, fitsInt32, smi } from './order-slots.ts';
 import { LevelSlots } from './price-levels.ts';
 import { SideLevels } from './side-levels.ts';
@@ -55,6 +55,12 @@ export interface OrderBookOptions {
   selfTrade?: SelfTradePolicy;
   /** The owner recorded (external) quantity shows (default -1); no account's: it never self-trades. */
   externalOwner?: number;
+  /**
+   * Order id → record, kept by the caller (default: the book's own `IdIndex`). A venue passes an
+   * index over its own order records, so that one table, not two, is probed per cancel and per
+   * filled maker. It must hold exactly what the book adds and takes.
+   */
+  ids?: OrderIndex;
 }
 
 /**
@@ -68,13 +74,14 @@ export abstract class BookCore {
   protected readonly levels = new LevelSlots();
   protected readonly bids = new SideLevels();
   protected readonly asks = new SideLevels();
-  protected readonly ids = new IdIndex();
+  protected readonly ids: OrderIndex;
   protected readonly cancelSelfTrades: boolean;
   protected readonly externalOwner: number;
 
   constructor(options: OrderBookOptions = {}) {
     this.cancelSelfTrades = (options.selfTrade ?? 'allow') === 'cancel-resting';
     this.externalOwner = smi(options.externalOwner ?? -1);
+    this.ids = options.ids ?? new IdIndex();
   }
 
   /** Fills the taker against a level holding recorded quantity (`book-external.ts`); returns the lots left. */

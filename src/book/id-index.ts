@@ -37,8 +37,26 @@ const enum K {
   MinBits = 10,
 }
 
+/**
+ * What the book needs of an id index: its own `IdIndex`, or one its caller keeps (a venue keeps
+ * each order's book record in the order's own record, found through the venue's one index of
+ * its orders: see `OrderBookOptions.ids`). Slots (the book's record references) are > 0.
+ */
+export interface OrderIndex {
+  /** Number of ids held. */
+  readonly size: number;
+  /** Slot of `id`, or -1 when absent. */
+  get(id: number): number;
+  /** True when `id` is absent. */
+  absent(id: number): boolean;
+  /** Adds `id` → `slot`; the caller guarantees `id` is absent and `slot` > 0. */
+  add(id: number, slot: number): void;
+  /** Removes `id` and returns its slot, or -1 when it was absent. */
+  take(id: number): number;
+}
+
 /** A set of distinct ids, each with a positive slot number. */
-export class IdIndex {
+export class IdIndex implements OrderIndex {
   private bits = K.MinBits;
   private mask = (1 << K.MinBits) - 1;
   private table = new Int32Array(2 << K.MinBits);

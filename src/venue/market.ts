@@ -1,5 +1,6 @@
 import type { BigRational } from '../market/rational.ts';
 import type { InstrumentState } from '../core/types.ts';
+import type { OrderIndex } from '../book/id-index.ts';
 import { OrderBook } from '../book/order-book.ts';
 import { CandleSeries } from '../market/candles.ts';
 import { SessionStats } from '../market/session-stats.ts';
@@ -93,8 +94,10 @@ export class Market {
     readonly instrument: Instrument,
     startSec: number,
     startNanos: number,
+    /** The book's order index (the venue's, see book-index.ts); default the book's own. */
+    ids?: OrderIndex,
   ) {
-    this.book = new OrderBook({ selfTrade: instrument.selfTradePrevention ? 'cancel-resting' : 'allow' });
+    this.book = new OrderBook({ selfTrade: instrument.selfTradePrevention ? 'cancel-resting' : 'allow', ids });
     this.state = instrument.initialState;
     this.indexTicks = instrument.indexPriceTicks;
     this.markTicks = instrument.indexPriceTicks;

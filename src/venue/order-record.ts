@@ -18,15 +18,17 @@ export const F_QTY = 3;
 export const F_FILLED = 4;
 /** Number of the last command whose undo saved this record (see undo-journal.ts). */
 export const F_SAVED = 5;
+/** The order's record in its market's book while it rests there, else 0 (see book-index.ts). */
+export const F_BOOK_REF = 6;
 /** Market index; -1 for an order on an unknown symbol (rejected). */
-export const F_MARKET = 6;
+export const F_MARKET = 7;
 /** Engine id: the id counter (`O-`), negated for liquidation orders (`L-`). */
-export const F_SEQ = 7;
+export const F_SEQ = 8;
 /** Σ priceTicks × lots of the fills, while that stays a safe integer (then `bigNotional`). */
-export const F_NOTIONAL = 8;
-export const F_SEC = 9;
-export const F_NANOS = 10;
-export const STRIDE = 11;
+export const F_NOTIONAL = 9;
+export const F_SEC = 10;
+export const F_NANOS = 11;
+export const STRIDE = 12;
 /** Numbers `saveRecordTo` writes. */
 export const RECORD_SAVED = 3;
 /** The owner of a free slot (no account has it), so a scan for open orders skips free slots. */

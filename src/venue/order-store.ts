@@ -1,7 +1,7 @@
 import type { Money } from '../core/money.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
 import {
-  B_IM_BIG, B_IOC, B_SELL, B_SIDE, F_BITS, F_FILLED, F_MARKET, F_NANOS, F_NOTIONAL, F_PRICE, F_QTY, F_SAVED, F_SEC, F_SEQ, F_USER, FREE_USER,
+  B_IM_BIG, B_IOC, B_SELL, B_SIDE, F_BITS, F_BOOK_REF, F_FILLED, F_MARKET, F_NANOS, F_NOTIONAL, F_PRICE, F_QTY, F_SAVED, F_SEC, F_SEQ, F_USER, FREE_USER,
   STATE_SHIFT, STRIDE, ST_NEW, ST_PARTIAL, ST_PENDING, isOpenBits,
 } from './order-record.ts';
 import { SeqIndex } from './seq-index.ts';
@@ -16,7 +16,7 @@ export { SeqIndex } from './seq-index.ts';
  * Why records and not one object per order: a venue holds hundreds of thousands of resting
  * orders; as objects (19 fields, an id string, a Map entry in the account and one in a global
  * map) every order was ~10 scattered heap objects that each command touched and every major GC
- * traced. Here an order is 88 bytes (its layout in order-record.ts) in one typed array, found from its engine id through an
+ * traced. Here an order is 96 bytes (its layout in order-record.ts) in one typed array, found from its engine id through an
  * `IdIndex`-style table (`SeqIndex`). An account's open orders are not chained or listed: the
  * few readers that want them find them by a scan of the records (`openSlotsOf`), so resting
  * and ending an order touch no other order's record. Its wire id is text only when someone
@@ -73,6 +73,7 @@ export class OrderStore {
     d[o + F_NANOS] = nanos;
     d[o + F_NOTIONAL] = 0;
     d[o + F_SAVED] = 0;
+    d[o + F_BOOK_REF] = 0;
     this.bySeq.add(seq, slot);
     return slot;
   }

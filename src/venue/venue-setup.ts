@@ -3,6 +3,7 @@ import { Market } from './market.ts';
 import type { Sessions } from './sessions.ts';
 import type { Settlement } from './settlement.ts';
 import type { VenueState } from './venue-state.ts';
+import { VenueBookIndex } from './book-index.ts';
 
 /**
  * How a venue is set up and started, apart from what it does once running: its markets from
@@ -25,7 +26,7 @@ export function listMarkets(s: VenueState, instruments: readonly InstrumentConfi
   for (const [i, instConfig] of instruments.entries()) {
     const instrument = resolveInstrument(instConfig);
     if (s.marketBySymbol.has(instrument.symbol)) throw new RangeError(`instrument ${instrument.symbol} is listed twice`);
-    const market = new Market(i, instrument, s.clock.nowSec, s.clock.nowNanos);
+    const market = new Market(i, instrument, s.clock.nowSec, s.clock.nowNanos, new VenueBookIndex(s.orders, i));
     // The mark, band and averages change only when the mark or index moves: the command saves
     // the market's state then, not on every order (see `OrderFlow.afterBookChange`).
     market.beforeAveragesChange = () => {
