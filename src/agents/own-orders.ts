@@ -2,7 +2,7 @@ import type { TickSize } from '../core/price.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { OrderFeed } from '../wire/order.ts';
-import { noteOfFeed, type OwnOrderNote } from '../strategy/tick-feeds.ts';
+import { noteOfFeed, type OwnOrderNote, type TickFeeds } from '../strategy/tick-feeds.ts';
 
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {
@@ -16,6 +16,33 @@ export interface OwnOrder {
   remainingLots: number;
   /** A cancel request is on its way. */
   canceling: boolean;
+}
+
+/**
+ * An open order as `OwnOrders` keeps it. Its wire id is made from the engine id and insert
+ * time only if read (`id`): agents find and cancel orders by engine id, and the text is read
+ * only to name a cancel that finds no open order.
+ */
+class OpenOrder implements OwnOrder {
+  canceling = false;
+
+  constructor(
+    private text: string,
+    readonly seq: number,
+    private readonly insertSec: number,
+    private readonly insertNanos: number,
+    private readonly ids: TickFeeds | undefined,
+    readonly symbol: string,
+    readonly side: Side,
+    readonly priceTicks: number,
+    readonly tif: string,
+    public remainingLots: number,
+  ) {}
+
+  get id(): string {
+    if (this.text === '') this.text = this.ids!.formatOrderId(this.seq, this.insertSec, this.insertNanos);
+    return this.text;
+  }
 }
 
 /** An insert sent but not yet answered. */
@@ -98,7 +125,7 @@ export class OwnOrders {
     const oneWay = this.port.oneWay;
     if (oneWay !== undefined) {
       if (Number.isNaN(order.seq)) oneWay.cancel(order.id);
-      else oneWay.cancelSeq(order.seq, order.id);
+      else oneWay.cancelSeq(order.seq, order); // `order.id` is made only if the cancel finds nothing
     }
     else void this.port.cancelOrder(order.id);
   }
@@ -115,12 +142,15 @@ export class OwnOrders {
 
   /** `apply` for a feed as numbers (what an in-process port sends: `TickFeeds`). */
   applyNote(note: OwnOrderNote): FeedOutcome {
-    if (note.oid === '') return OTHER;
+    // A note with an engine id is about an order; without one, an empty `oid` says there is none.
+    if (Number.isNaN(note.seq) && note.oid === '') return OTHER;
     switch (note.t) {
       case 'n': {
         const b = this.book(note.symbol);
         this.settleInFlight(b, note.side, note.priceTicks);
-        const order: OwnOrder = { id: note.oid, seq: note.seq, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, canceling: false };
+        // Where the port can make the id from the numbers, the note's text is not read (nor made).
+        const ids = Number.isNaN(note.insertSec) ? undefined : this.port.ticks;
+        const order = new OpenOrder(ids === undefined ? note.oid : '', note.seq, note.insertSec, note.insertNanos, ids, note.symbol, note.side, note.priceTicks, note.tif, note.remainingLots);
         if (note.remainingLots > 0) {
           // As a map's set: a second acceptance of one order replaces it where it stands.
           const at = indexOf(b.open, note);

@@ -60,7 +60,7 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   /** `TickFeeds.onOwnOrder`'s handlers: order events as notes. */
   private readonly noteHandlers: ((note: OwnOrderNote) => void)[] = [];
   /** Notes on their way to the strategy, in sending order (the channel is FIFO): no object each. */
-  private readonly notes = new InFlightRing(() => new NoteRecord());
+  private readonly notes = new InFlightRing(() => new NoteRecord(this));
   /** Order events and LEVEL_1 books as numbers, for the strategies that take them (the agents). */
   readonly ticks: TickFeeds = this;
   private readonly md: PortMarketData;
@@ -191,6 +191,11 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   /** `TickFeeds`: while any is registered, order feeds arrive as notes (feed handlers, if any, still get feeds). */
   onOwnOrder(handler: (note: OwnOrderNote) => void): () => void {
     return addHandler(this.noteHandlers, handler);
+  }
+
+  /** `TickFeeds`: an order's wire id from its note's numbers. */
+  formatOrderId(seq: number, insertSec: number, insertNanos: number): string {
+    return this.venue.formatOrderId(seq, insertSec, insertNanos);
   }
 
   /** `TickFeeds`: while any is registered, LEVEL_1 books go to these as tops, not to `onMarketData` handlers. */

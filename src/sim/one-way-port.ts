@@ -31,7 +31,7 @@ class TicksOrder {
 export class OneWayPort implements OneWayRequests {
   /** Inserts and cancels by engine id on their way, in sending order (the request channel is FIFO): no object each. */
   private readonly inserts = new InFlightRing(() => new TicksOrder());
-  private readonly cancels = new InFlightRing(() => ({ seq: 0, orderId: '' }));
+  private readonly cancels = new InFlightRing((): { seq: number; orderId: string | { readonly id: string } } => ({ seq: 0, orderId: '' }));
 
   constructor(
     private readonly port: InProcessPort,
@@ -54,7 +54,7 @@ export class OneWayPort implements OneWayRequests {
     this.port.request(this.runCancel, orderId);
   }
 
-  cancelSeq(seq: number, orderId: string): void {
+  cancelSeq(seq: number, orderId: string | { readonly id: string }): void {
     const c = this.cancels.push();
     c.seq = seq;
     c.orderId = orderId;
@@ -85,8 +85,12 @@ export class OneWayPort implements OneWayRequests {
 
   private readonly runCancelSeq = (): void => {
     const c = this.cancels.peek();
-    this.cancels.drop(); // read below before anything could send another cancel
-    this.venue.cancelOrderSeq(this.account, c.seq, c.orderId);
+    const { seq, orderId } = c;
+    c.orderId = ''; // the record is reused: keep no order alive
+    this.cancels.drop(); // read above before anything could send another cancel
+    // The wire id only names a cancel that finds no open order: made only then.
+    const named = typeof orderId === 'string' || this.venue.holdsOpenOrder(this.account, seq) ? orderId : orderId.id;
+    this.venue.cancelOrderSeq(this.account, seq, typeof named === 'string' ? named : undefined);
     this.port.answered();
   };
 

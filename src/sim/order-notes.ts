@@ -1,14 +1,21 @@
-import { noteOfFeed, type OwnOrderNote, type TopTicks } from '../strategy/tick-feeds.ts';
+import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
 import type { Side } from '../core/types.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
 import type { Venue } from '../venue/venue.ts';
 
-/** An `OwnOrderNote` an in-process port fills and reuses (`InFlightRing`). */
+/**
+ * An `OwnOrderNote` an in-process port fills and reuses (`InFlightRing`). Its `oid` is made
+ * from the order's numbers when first read (most notes' never is: agents find their orders by
+ * engine id), so no id text is made for an order nobody outside reads.
+ */
 export class NoteRecord implements OwnOrderNote {
   t: OrderFeed['t'] = 'n';
-  oid = '';
+  /** The wire id, or undefined: made from `seq` and the insert time on first read. */
+  oidText: string | undefined = '';
   seq = Number.NaN;
+  insertSec = Number.NaN;
+  insertNanos = Number.NaN;
   symbol = '';
   side: Side = 'B';
   priceTicks = Number.NaN;
@@ -17,6 +24,13 @@ export class NoteRecord implements OwnOrderNote {
   reason: string | undefined = undefined;
   fillLots = 0;
   fillPriceTicks = Number.NaN;
+
+  /** @param ids the port, which makes an order's wire id from its numbers. */
+  constructor(private readonly ids: Pick<TickFeeds, 'formatOrderId'>) {}
+
+  get oid(): string {
+    return (this.oidText ??= this.ids.formatOrderId(this.seq, this.insertSec, this.insertNanos));
+  }
 }
 
 /** A `TopTicks` an in-process port fills and reuses. */
@@ -41,8 +55,10 @@ export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
   const market = t === 'e' ? undefined : e.plainMarket();
   if (market === undefined) {
     const note = t === 'e' ? EMPTY : noteOfFeed(e.feed(), (symbol, text) => venue.market(symbol)?.instrument.tick.toTicks(text));
-    out.oid = note.oid;
+    out.oidText = note.oid;
     out.seq = note.seq;
+    out.insertSec = note.insertSec;
+    out.insertNanos = note.insertNanos;
     out.symbol = note.symbol;
     out.side = note.side;
     out.priceTicks = note.priceTicks;
@@ -53,8 +69,10 @@ export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
     return;
   }
   const fill = t === 'p' || t === 'f';
-  out.oid = e.orderId();
+  out.oidText = undefined; // made from the numbers if read
   out.seq = e.engineId();
+  out.insertSec = e.insertSec();
+  out.insertNanos = e.insertNanos();
   out.symbol = market.symbol;
   out.side = e.side();
   out.priceTicks = e.priceTicks();
@@ -65,4 +83,4 @@ export function writeNote(out: NoteRecord, e: OrderEvent, venue: Venue): void {
 }
 
 /** What a feed without an order (`e`) says besides its type and reason. */
-const EMPTY = new NoteRecord();
+const EMPTY = noteOfFeed({ t: 'e', ts: 0, tn: 0 } as OrderFeed, () => undefined);

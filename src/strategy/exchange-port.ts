@@ -84,8 +84,12 @@ export interface OneWayRequests {
   placeTicks(symbol: string, side: Side, priceTicks: number, qtyLots: number, timeInForce: TimeInForce, postOnly: boolean): void;
   /** `cancelOrder`. */
   cancel(orderId: string): void;
-  /** `cancelOrder` of an order whose engine id the port told (`OwnOrderNote.seq`): no id text parsed. */
-  cancelSeq(seq: number, orderId: string): void;
+  /**
+   * `cancelOrder` of an order whose engine id the port told (`OwnOrderNote.seq`): no id text
+   * parsed. The wire id (or an object whose `id` makes it) is read only when no open order has
+   * the engine id, to name it in the `e` feed.
+   */
+  cancelSeq(seq: number, orderId: string | { readonly id: string }): void;
   /** `subscribe` with every level. */
   subscribe(symbol: string, level: MarketDataLevel): void;
   /** `unsubscribe`. */

@@ -16,6 +16,11 @@ export interface TickFeeds {
   onOwnOrder(handler: (note: OwnOrderNote) => void): () => void;
   /** Registers a handler for LEVEL_1 books of subscribed markets as tops in ticks; returns the remover. */
   onTop(handler: (top: TopTicks) => void): () => void;
+  /**
+   * The wire id of an order from a note's `seq`, `insertSec` and `insertNanos`: for a strategy
+   * that keeps an order's numbers and makes its id only if it ever needs the text.
+   */
+  formatOrderId(seq: number, insertSec: number, insertNanos: number): string;
 }
 
 /** One order feed of the user, as the numbers an agent reads (see `noteOfFeed` for the mapping). */
@@ -26,6 +31,12 @@ export interface OwnOrderNote {
   readonly oid: string;
   /** The order's engine id where the port knows it (`OneWayRequests.cancelSeq`), else NaN. */
   readonly seq: number;
+  /**
+   * `o.ts` / `o.tn` where the port knows the engine id (else NaN): with `seq`, what
+   * `TickFeeds.formatOrderId` makes `oid` of (an in-process port makes `oid` only when read).
+   */
+  readonly insertSec: number;
+  readonly insertNanos: number;
   /** `o.s` ('' without an order). */
   readonly symbol: string;
   /** `o.d`. */
@@ -78,6 +89,8 @@ export function noteOfFeed(feed: OrderFeed, toTicks: TextToTicks): OwnOrderNote 
     t: feed.t,
     oid: o?.oid ?? '',
     seq: Number.NaN,
+    insertSec: Number.NaN,
+    insertNanos: Number.NaN,
     symbol: o?.s ?? '',
     side: o?.d ?? 'B',
     priceTicks: o === undefined ? Number.NaN : (toTicks(o.s, o.p) ?? Number.NaN),

@@ -133,6 +133,20 @@ export class OrderEvent {
     return this.s.orderId(this.slot);
   }
 
+  /** `o.ts` / `o.tn`: when the order was inserted (with `engineId()`, what its wire id is made of). */
+  insertSec(): number {
+    return this.s.orders.field(this.slot, F_SEC);
+  }
+
+  insertNanos(): number {
+    return this.s.orders.field(this.slot, F_NANOS);
+  }
+
+  /** `orderId()` as ASCII at `out[at]`, without making the text (`ORDER_ID_BYTES` of room); returns the end. */
+  writeOrderId(out: Uint8Array, at: number): number {
+    return this.s.writeOrderIdInto(this.slot, out, at);
+  }
+
   /** The order's engine id (`Venue.cancelOrderSeq`). */
   engineId(): number {
     return this.s.orders.field(this.slot, F_SEQ);

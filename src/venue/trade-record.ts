@@ -8,6 +8,8 @@ import { grown } from './undo-journal.ts';
 /** What a trade cursor needs to write an order's wire id when asked (`VenueState.orderId`). */
 export interface OrderIdWriter {
   orderId(slot: number): string;
+  /** The same text as ASCII bytes at `out[at]`, without making it; returns the end. */
+  writeOrderIdInto(slot: number, out: Uint8Array, at: number): number;
 }
 
 // The numbers of one trade row (`TradeRows`): the trade, both sides' order slots and owners,
@@ -122,9 +124,24 @@ export class TradeCursor implements VenueTrade {
     return this.takerSlot === NO_SLOT ? EXTERNAL_ORDER_ID : this.ids.orderId(this.takerSlot);
   }
 
+  /** `makerOrderId` as ASCII at `out[at]`, without making the text (`ORDER_ID_BYTES` of room); returns the end. */
+  writeMakerOrderId(out: Uint8Array, at: number): number {
+    return this.makerSlot === NO_SLOT ? writeAscii(EXTERNAL_ORDER_ID, out, at) : this.ids.writeOrderIdInto(this.makerSlot, out, at);
+  }
+
+  /** `takerOrderId` as `writeMakerOrderId` writes the maker's. */
+  writeTakerOrderId(out: Uint8Array, at: number): number {
+    return this.takerSlot === NO_SLOT ? writeAscii(EXTERNAL_ORDER_ID, out, at) : this.ids.writeOrderIdInto(this.takerSlot, out, at);
+  }
+
   /** The plain object of the same fields: what `JSON.stringify` writes, and the copy to keep. */
   toJSON(): VenueTrade {
     const { tid, symbol, sec, nanos, priceTicks, qtyLots, takerSide, makerOrderId, takerOrderId, makerUserId, takerUserId } = this;
     return { tid, symbol, sec, nanos, priceTicks, qtyLots, takerSide, makerOrderId, takerOrderId, makerUserId, takerUserId };
   }
+}
+
+function writeAscii(text: string, out: Uint8Array, at: number): number {
+  for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
+  return at + text.length;
 }

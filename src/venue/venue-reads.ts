@@ -10,7 +10,7 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import type { OrderFlow } from './order-flow.ts';
-import { F_SEQ, NO_SLOT } from './order-store.ts';
+import { F_SEQ, F_USER, NO_SLOT } from './order-store.ts';
 import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import type { VenueState } from './venue-state.ts';
 import { candleRecord, fundingRateRecord, markPriceRecord } from './wire-forms.ts';
@@ -52,6 +52,17 @@ export abstract class VenueReads {
 
   get liquidationCount(): number {
     return this.s.liquidations;
+  }
+
+  /** The wire id of the order with engine id `seq` inserted at (sec, nanos): an order's `oid`, made from its numbers. */
+  formatOrderId(seq: number, sec: number, nanos: number): string {
+    return this.s.formatOrderId(seq, sec, nanos);
+  }
+
+  /** True when engine id `seq` is an open order of `account` (what a cancel by engine id finds). */
+  holdsOpenOrder(account: Account, seq: number): boolean {
+    const slot = this.s.orders.slotOf(seq);
+    return slot !== NO_SLOT && this.s.orders.field(slot, F_USER) === account.id;
   }
 
   /** Wire id of an open order by engine id, or undefined. */

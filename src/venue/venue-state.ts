@@ -1,5 +1,5 @@
 import type { SimClock } from '../clock/sim-clock.ts';
-import { CounterIds, IdGenerator } from '../core/ids.ts';
+import { CounterIds, IdGenerator, ID_DIGITS, writeIdDigits } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import { CommandLog } from './command-log.ts';
@@ -9,6 +9,9 @@ import type { Market } from './market.ts';
 import type { OrderEventRows, OrderFeedType } from './order-events.ts';
 import { B_IM_BIG, B_OFF_GRID, F_FILLED, F_MARKET, F_NANOS, F_PRICE, F_QTY, F_SEC, F_SEQ, OrderStore, ST_NEW, ST_PARTIAL } from './order-store.ts';
 import { OrderView } from './order-view.ts';
+
+/** Room `VenueState.writeOrderIdInto` needs: a two-character prefix and the id's digits. */
+export const ORDER_ID_BYTES = 2 + ID_DIGITS;
 
 /**
  * The state every part of the venue works on: clock, markets, accounts, the order records,
@@ -212,6 +215,26 @@ export class VenueState {
     o.idText[slot] = id;
     o.markSide(slot);
     return id;
+  }
+
+  /**
+   * Writes the wire id of the order in `slot` (`orderId`'s text) as ASCII at `out[at]` and
+   * returns the end: from its numbers, without making the text (the text when it was made
+   * already). Needs `ORDER_ID_BYTES` of room.
+   */
+  writeOrderIdInto(slot: number, out: Uint8Array, at: number): number {
+    const o = this.orders;
+    const cached = o.cachedId(slot);
+    if (cached !== '') {
+      for (let i = 0; i < cached.length; i++) out[at + i] = cached.charCodeAt(i);
+      return at + cached.length;
+    }
+    const seq = o.field(slot, F_SEQ);
+    const nanos = o.field(slot, F_NANOS);
+    const ms = o.field(slot, F_SEC) * 1000 + Math.floor(nanos / 1_000_000);
+    const prefix = seq > 0 ? this.orderIds.prefix : this.liquidationIds.prefix;
+    for (let i = 0; i < prefix.length; i++) out[at + i] = prefix.charCodeAt(i);
+    return writeIdDigits(out, at + prefix.length, ms, seq > 0 ? seq : -seq);
   }
 
   /** The wire id of engine id `seq` inserted at (sec, nanos). */

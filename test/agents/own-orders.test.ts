@@ -93,6 +93,8 @@ function run(script: Script, bySeq: boolean) {
       t: step.t,
       oid: step.t === 'e' ? '' : `O-${String(step.order).padStart(4, '0')}`,
       seq: bySeq ? step.order + 1 : Number.NaN,
+      insertSec: Number.NaN,
+      insertNanos: Number.NaN,
       symbol: step.symbol,
       side: step.side,
       priceTicks: step.priceTicks,

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { CounterIds, IdGenerator, decodeIdCounter } from '../../src/core/ids.ts';
+import fc from 'fast-check';
+import { CounterIds, IdGenerator, ID_DIGITS, decodeIdCounter, writeIdDigits } from '../../src/core/ids.ts';
 import { RandomStream } from '../../src/random/random-stream.ts';
 
 const BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -115,5 +116,21 @@ describe('CounterIds', () => {
     expect([ids.next(), ids.next(), ids.next()]).toEqual(['1', '2', '3']);
     expect(ids.count).toBe(3);
     expect(new CounterIds().next()).toBe('1');
+  });
+});
+
+describe('writeIdDigits', () => {
+  it('writes the bytes of the id IdGenerator.format makes, for any 48-bit time and safe counter', () => {
+    const edges = (max: number) => fc.oneof(fc.integer({ min: 0, max }), fc.constantFrom(0, 1, 31, 32, 1023, 1024, 2 ** 30 - 1, 2 ** 30, 2 ** 31, 2 ** 32, max - 1, max));
+    fc.assert(
+      fc.property(edges(2 ** 48 - 1), edges(Number.MAX_SAFE_INTEGER), fc.nat(8), (timeMs, counter, at) => {
+        const out = new Uint8Array(at + ID_DIGITS + 3).fill(0x7e);
+        const end = writeIdDigits(out, at, timeMs, counter);
+        expect(end).toBe(at + ID_DIGITS);
+        expect(Buffer.from(out.subarray(at, end)).toString('latin1')).toBe(new IdGenerator('').format(timeMs, counter));
+        expect([...out.subarray(0, at), ...out.subarray(end)].every((b) => b === 0x7e)).toBe(true); // nothing outside its cells
+      }),
+      { numRuns: 2000, seed: 0x1d },
+    );
   });
 });

@@ -53,8 +53,10 @@ function run(steps: readonly Step[], numbers: boolean): { heard: string[]; hash:
   const at = () => `${sim.clock.nowNs}`;
   const seqs: string[] = [];
   const onNote = (note: ReturnType<typeof noteOfFeed>) => {
-    // The engine id only the numbers carry (a feed has none): checked against the venue's own below.
-    const { seq, ...wire } = note;
+    // The engine id and insert time only the numbers carry (a feed has none): the id checked
+    // against the venue's own below. Fields read one by one: an in-process note makes `oid` when read.
+    const seq = note.seq;
+    const wire = { t: note.t, oid: note.oid, symbol: note.symbol, side: note.side, priceTicks: note.priceTicks, tif: note.tif, remainingLots: note.remainingLots, reason: note.reason, fillLots: note.fillLots, fillPriceTicks: note.fillPriceTicks };
     if (numbers && note.t === 'n' && note.remainingLots > 0) seqs.push(`${note.oid} ${sim.venue.orderIdOf(seq) ?? 'gone'}`);
     heard.push(`${at()} note ${JSON.stringify(wire, (_k, v: unknown) => (Number.isNaN(v) ? 'NaN' : v))}`);
     if (note.t === 'n' && note.remainingLots > 0) open.push(note.oid);

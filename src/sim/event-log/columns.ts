@@ -214,6 +214,31 @@ export class Utf8Column extends Column {
     markValid(this.valid, row);
   }
 
+  /**
+   * Opens cell `row` for a writer of at most `maxBytes` ASCII bytes and returns the buffer to
+   * write into at `cellStart` (this call may grow it: take both from it, in this order, e.g.
+   * `col.closeCell(row, write(col.openCell(row, n), col.cellStart))`); `closeCell` ends the
+   * cell. For text written from numbers (order ids) without a string in between.
+   */
+  openCell(row: number, maxBytes: number): Uint8Array {
+    this.fillTo(row);
+    if (this.byteLength + maxBytes > this.bytes.length) this.grow(this.byteLength + maxBytes);
+    return this.bytes;
+  }
+
+  /** Where the cell `openCell` opened starts. */
+  get cellStart(): number {
+    return this.byteLength;
+  }
+
+  /** Ends the cell `openCell(row, …)` opened at the writer's end offset. */
+  closeCell(row: number, end: number): void {
+    this.byteLength = end;
+    this.offsets[row + 1] = end;
+    this.filled = row + 1;
+    markValid(this.valid, row);
+  }
+
   protected toData(rows: number, nullBitmap: Uint8Array, nullCount: number) {
     this.fillTo(rows);
     return makeData({

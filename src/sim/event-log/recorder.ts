@@ -6,6 +6,8 @@ import type { OrderEvent } from '../../venue/order-events.ts';
 import { STATE_NAMES } from '../../venue/order-store.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
+import { ORDER_ID_BYTES } from '../../venue/venue-state.ts';
+import { TradeCursor } from '../../venue/trade-record.ts';
 import { rowCodes } from './code-cache.ts';
 import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
@@ -123,7 +125,8 @@ export class EventLogRecorder implements VenueListener {
     const t = e.t;
     c.feed.setCode(r, this.codes.feed.of(t.charCodeAt(0), t));
     c.user.setCode(r, this.codes.user.of(e.userId));
-    c.order_id.set(r, e.orderId());
+    const ids = c.order_id; // written from the order's numbers: no id text made
+    ids.closeCell(r, e.writeOrderId(ids.openCell(r, ORDER_ID_BYTES), ids.cellStart));
     c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     const state = e.stateCode();
     c.state.setCode(r, this.codes.state.of(state, STATE_NAMES[state]!));
@@ -180,9 +183,12 @@ export class EventLogRecorder implements VenueListener {
     c.qty.setNumber(r, t.qtyLots);
     const side = t.takerSide === 'B' ? 0 : 1;
     c.side.setCode(r, this.codes.side.of(side, t.takerSide));
-    c.order_id.set(r, t.takerOrderId);
     c.user.setCode(r, this.codes.user.of(t.takerUserId));
-    c.maker_order_id.set(r, t.makerOrderId);
+    if (t instanceof TradeCursor) {
+      const ids = c.order_id, makerIds = c.maker_order_id; // the venue's trades: ids from numbers
+      ids.closeCell(r, t.writeTakerOrderId(ids.openCell(r, ORDER_ID_BYTES), ids.cellStart));
+      makerIds.closeCell(r, t.writeMakerOrderId(makerIds.openCell(r, ORDER_ID_BYTES), makerIds.cellStart));
+    } else (c.order_id.set(r, t.takerOrderId), c.maker_order_id.set(r, t.makerOrderId));
     c.maker_user.setCode(r, this.codes.maker.of(t.makerUserId));
     this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
     this.end();
