@@ -15,22 +15,29 @@ export function secToNs(sec: number): number {
  * throttled work (requotes, retries) never piles up events on the clock.
  */
 export class TimerSlots {
-  private readonly pending = new Set<string>();
+  /**
+   * A slot per key, kept (not added and deleted per timer: that set churn rehashed its table),
+   * with the runner of its pending timer made once: no closure per timer for a slot whose
+   * timers always run the same function (a market maker's requote).
+   */
+  private readonly slots = new Map<string, { pending: boolean; fn: () => void; run: () => void }>();
 
   constructor(private readonly port: ExchangePort) {}
 
   /** Runs `fn` after `delaySec` unless a timer for `key` is already pending. */
   schedule(key: string, delaySec: number, fn: () => void): void {
-    if (this.pending.has(key)) return;
-    this.pending.add(key);
-    this.port.setTimer(secToNs(delaySec), () => {
-      this.pending.delete(key);
-      fn();
-    });
+    let slot = this.slots.get(key);
+    if (slot === undefined) {
+      const s = { pending: false, fn, run: () => ((s.pending = false), s.fn()) };
+      this.slots.set(key, (slot = s));
+    } else if (slot.pending) return;
+    slot.pending = true;
+    slot.fn = fn;
+    this.port.setTimer(secToNs(delaySec), slot.run);
   }
 
   /** True while a timer for `key` is pending. */
   has(key: string): boolean {
-    return this.pending.has(key);
+    return this.slots.get(key)?.pending === true;
   }
 }

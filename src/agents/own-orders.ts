@@ -97,6 +97,8 @@ function removeAt<T>(list: T[], at: number): void {
 export class OwnOrders {
   private readonly books = new Map<string, SymbolBook>();
   private inFlightTotal = 0;
+  /** Settled in-flight records for reuse (the caller reads them during a call only: a live view). */
+  private readonly spareInFlight: { side: Side; priceTicks: number }[] = [];
   private readonly accepted: { kind: 'accepted'; order: OwnOrder } = { kind: 'accepted', order: undefined as unknown as OwnOrder };
   private readonly fill: { kind: 'fill'; symbol: string; side: Side; priceTicks: number; qtyLots: number; done: boolean } = { kind: 'fill', symbol: '', side: 'B', priceTicks: 0, qtyLots: 0, done: false };
   private readonly ended: { kind: 'ended'; symbol: string; reason: 'canceled' | 'expired' | 'done-for-day' } = { kind: 'ended', symbol: '', reason: 'canceled' };
@@ -110,7 +112,10 @@ export class OwnOrders {
   /** Sends a new order (ticks → exact price text). Ignores non-positive or non-integer values. */
   place(symbol: string, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly = false): void {
     if (!Number.isSafeInteger(priceTicks) || priceTicks <= 0 || !Number.isSafeInteger(qtyLots) || qtyLots <= 0) return;
-    this.book(symbol).inFlight.push({ side, priceTicks });
+    const f = this.spareInFlight.pop() ?? { side, priceTicks };
+    f.side = side;
+    f.priceTicks = priceTicks;
+    this.book(symbol).inFlight.push(f);
     this.inFlightTotal++;
     const oneWay = this.port.oneWay;
     if (oneWay !== undefined) return oneWay.placeTicks(symbol, side, priceTicks, qtyLots, tif, postOnly);
@@ -239,6 +244,7 @@ export class OwnOrders {
       const f = list[i]!;
       if (f.side === side && f.priceTicks === priceTicks) {
         removeAt(list, i);
+        this.spareInFlight.push(f as { side: Side; priceTicks: number });
         this.inFlightTotal--;
         return;
       }

@@ -28,9 +28,10 @@ export class PortHub {
   private readonly byUser: PortSink[][] = [];
   /**
    * Sinks watching each market, by `market.index`, in the order they started watching. Read on
-   * every trade and book change of the venue; replaced, never changed in place, on (un)watch.
+   * every trade and book change of the venue; changed in place (agents glance at books, so
+   * watch / unwatch come often), never while a delivery iterates: a port only schedules.
    */
-  private readonly byMarket: (readonly PortSink[])[] = [];
+  private readonly byMarket: PortSink[][] = [];
   private readonly instants: MarketDataInstants;
 
   /** The hub of `venue`, created (and subscribed to the venue) on first use. */
@@ -80,8 +81,8 @@ export class PortHub {
 
   /** `sink` wants book and trade captures of `market`. */
   watch(market: Market, sink: PortSink): void {
-    const sinks = this.byMarket[market.index] ?? [];
-    if (!sinks.includes(sink)) this.byMarket[market.index] = [...sinks, sink];
+    const sinks = (this.byMarket[market.index] ??= []);
+    if (!sinks.includes(sink)) sinks.push(sink);
   }
 
   unwatch(market: Market, sink: PortSink): void {
@@ -90,6 +91,9 @@ export class PortHub {
 
   private unwatchAt(index: number, sink: PortSink): void {
     const sinks = this.byMarket[index];
-    if (sinks !== undefined && sinks.includes(sink)) this.byMarket[index] = sinks.filter((s) => s !== sink);
+    const at = sinks === undefined ? -1 : sinks.indexOf(sink);
+    if (at < 0) return;
+    for (let i = at + 1; i < sinks!.length; i++) sinks![i - 1] = sinks![i]!;
+    sinks!.length--;
   }
 }

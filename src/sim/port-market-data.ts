@@ -28,7 +28,9 @@ export class PortMarketData {
   /** Tops on their way, in sending order (the channel is FIFO): no object per message. */
   private readonly tops = new InFlightRing(() => new TopRecord());
   /** Level and depth (Infinity: every level) per subscribed market. */
-  private readonly subscriptions = new Map<Market, { level: MarketDataLevel; depth: number }>();
+  // Kept per market and marked, not deleted: agents glance at books (subscribe, read, unsubscribe)
+  // all the time, and a map's set / delete churn rehashed its table.
+  private readonly subscriptions = new Map<Market, { on: boolean; level: MarketDataLevel; depth: number }>();
   /** What was last sent of each book, to skip repeats. */
   private readonly sent: SentBooks;
 
@@ -46,7 +48,7 @@ export class PortMarketData {
     this.mdHandlers.length = 0;
     this.statsHandlers.length = 0;
     this.topHandlers.length = 0;
-    this.subscriptions.clear();
+    for (const s of this.subscriptions.values()) s.on = false;
   }
 
   onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
@@ -62,7 +64,9 @@ export class PortMarketData {
 
   /** A subscription as it runs at the venue: stats, then the current book, as on the websocket. */
   subscribe(market: Market, level: MarketDataLevel, depth: number): void {
-    this.subscriptions.set(market, { level, depth });
+    const s = this.subscriptions.get(market);
+    if (s === undefined) this.subscriptions.set(market, { on: true, level, depth });
+    else (s.on = true), (s.level = level), (s.depth = depth);
     this.hub.watch(market, this.sink);
     const { nowSec, nowNanos } = this.clock;
     // Stats nobody takes are not made (the one message's latency sample is drawn all the same).
@@ -83,7 +87,8 @@ export class PortMarketData {
   }
 
   unsubscribe(market: Market): void {
-    this.subscriptions.delete(market);
+    const s = this.subscriptions.get(market);
+    if (s !== undefined) s.on = false;
     this.hub.unwatch(market, this.sink);
   }
 
@@ -94,7 +99,7 @@ export class PortMarketData {
   deliverInstant(batch: InstantBatch): void {
     const market = batch.market;
     const subscription = this.subscriptions.get(market);
-    if (subscription === undefined) return;
+    if (subscription === undefined || !subscription.on) return;
     const { level, depth } = subscription;
     for (let i = 0; i < batch.trades; i++) {
       // Stats nobody takes are not made nor sent, but their latency sample is drawn as when they
@@ -135,13 +140,17 @@ export class PortMarketData {
     const top = this.tops.peek();
     const market = this.venue.market(top.s);
     // Not when unsubscribed in flight.
-    if (market !== undefined && this.subscriptions.has(market)) for (const h of this.topHandlers) h(top);
+    if (market !== undefined && this.isSubscribed(market)) for (const h of this.topHandlers) h(top);
     this.tops.drop();
   };
 
+  private isSubscribed(market: Market): boolean {
+    return this.subscriptions.get(market)?.on === true;
+  }
+
   private emitMarketData(message: MarketDataMessage): void {
     const market = this.venue.market(message.s);
-    if (market === undefined || !this.subscriptions.has(market)) return; // unsubscribed in flight
+    if (market === undefined || !this.isSubscribed(market)) return; // unsubscribed in flight
     for (const h of message.t === 's' ? this.statsHandlers : this.mdHandlers) h(message);
   }
 }

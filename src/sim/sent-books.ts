@@ -25,7 +25,10 @@ export class SentBooks {
 
   /** Forgets what was sent of `market`: the next update is sent whatever it shows (a new subscription). */
   forget(market: Market): void {
-    this.lastL1.delete(market);
+    // The L1 entry is kept (agents glance at books: a delete and a new array each time) but
+    // made unequal to any top: NaN equals nothing.
+    const l1 = this.lastL1.get(market);
+    if (l1 !== undefined) l1[0] = Number.NaN;
     this.lastL2.delete(market);
   }
 

@@ -98,9 +98,13 @@ export class MarketDataInstants {
   private readonly pending: (InstantBatch | undefined)[] = [];
   /** A batch per market index kept for reuse while none is pending or being delivered. */
   private readonly spare: (InstantBatch | undefined)[] = [];
-  /** Markets with a pending batch, in the order they first changed within the instant. */
+  /**
+   * Markets with a pending batch, in the order they first changed within the instant: the
+   * first `orderLength` entries (a count, not `length = 0`, which frees the backing store).
+   */
   private order: Market[] = [];
-  /** An empty list for `order` to take at the next flush (none while a flush holds it). */
+  private orderLength = 0;
+  /** A list for `order` to take at the next flush (none while a flush holds it). */
   private spareOrder: Market[] | undefined = [];
   /** `bookChanged` announcements per market index while watched. */
   private readonly changes: number[] = [];
@@ -138,26 +142,28 @@ export class MarketDataInstants {
 
   /** Delivers everything pending now, market by market. */
   flush(): void {
-    if (this.order.length === 0) return;
+    const n = this.orderLength;
+    if (n === 0) return;
     // Take the list first: a delivery may start the next instant's batches (or flush).
     const markets = this.order;
     this.order = this.spareOrder ?? [];
+    this.orderLength = 0;
     this.spareOrder = undefined;
-    for (const market of markets) {
+    for (let i = 0; i < n; i++) {
+      const market = markets[i]!;
       const batch = this.pending[market.index]!;
       this.pending[market.index] = undefined;
       this.deliver(batch);
       this.spare[market.index] = batch;
     }
-    markets.length = 0;
     this.spareOrder = markets;
   }
 
   /** Stops listening to the venue; pending data is dropped. */
   close(): void {
     this.unsubscribe();
-    for (const market of this.order) this.pending[market.index] = undefined;
-    this.order.length = 0;
+    for (let i = 0; i < this.orderLength; i++) this.pending[this.order[i]!.index] = undefined;
+    this.orderLength = 0;
   }
 
   private readonly endOfInstant = (): void => {
@@ -174,7 +180,7 @@ export class MarketDataInstants {
       this.spare[i] = undefined;
       batch.reset(clock.nowSec, clock.nowNanos);
       this.pending[i] = batch;
-      this.order.push(market);
+      this.order[this.orderLength++] = market;
       if (!this.scheduled) {
         this.scheduled = true;
         clock.postIn(0, this.endOfInstant);
