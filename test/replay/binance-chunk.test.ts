@@ -40,8 +40,8 @@ function source(bytes: Buffer, cuts: number[]): ByteSource {
 }
 
 /** The oracle: every line by the full line decoder (as the reader read lines until round 9). */
-function lineByLine(text: string, tickerTimesOnly: boolean): { events: BinanceRawEvent[]; errors: string[] } {
-  const decode = binanceLineDecoder('capture.txt', '0.1', '0.001', tickerTimesOnly);
+function lineByLine(text: string, tickerTimesOnly: boolean, tickSize: string): { events: BinanceRawEvent[]; errors: string[] } {
+  const decode = binanceLineDecoder('capture.txt', tickSize, '0.001', tickerTimesOnly);
   const events: BinanceRawEvent[] = [];
   const errors: string[] = [];
   text.split('\n').forEach((raw, i, all) => {
@@ -64,6 +64,8 @@ const capture = fc.record({
   last: fc.boolean(),
   cuts: fc.array(fc.nat(20_000), { maxLength: 12 }),
   tickerTimesOnly: fc.boolean(),
+  // Steps of 10^-d (trailing zeros dropped, one multiply) and others (the general path); 0.5 refuses half the prices.
+  tickSize: fc.constantFrom('0.1', '0.1', '0.01', '1', '0.5', '0.05'),
 });
 
 type Capture = typeof capture extends fc.Arbitrary<infer T> ? T : never;
@@ -82,8 +84,8 @@ describe('the chunk decoder of Binance captures', () => {
     await fc.assert(
       fc.asyncProperty(capture, async (c) => {
         const t = text(c);
-        const want = lineByLine(t, c.tickerTimesOnly);
-        const stream = readBinanceRaw(source(Buffer.from(t, 'utf8'), c.cuts), { tickSize: '0.1', lotSize: '0.001', tickerTimesOnly: c.tickerTimesOnly, skipBadRows: true });
+        const want = lineByLine(t, c.tickerTimesOnly, c.tickSize);
+        const stream = readBinanceRaw(source(Buffer.from(t, 'utf8'), c.cuts), { tickSize: c.tickSize, lotSize: '0.001', tickerTimesOnly: c.tickerTimesOnly, skipBadRows: true });
         const got: BinanceRawEvent[] = [];
         for await (const chunk of stream.chunks()) got.push(...chunk);
         expect(got).toEqual(want.events);
@@ -98,9 +100,9 @@ describe('the chunk decoder of Binance captures', () => {
     await fc.assert(
       fc.asyncProperty(capture, async (c) => {
         const t = text(c);
-        const want = lineByLine(t, c.tickerTimesOnly);
+        const want = lineByLine(t, c.tickerTimesOnly, c.tickSize);
         const read = async () => {
-          for await (const _ of readBinanceRaw(source(Buffer.from(t, 'utf8'), c.cuts), { tickSize: '0.1', lotSize: '0.001', tickerTimesOnly: c.tickerTimesOnly }).chunks()) void _;
+          for await (const _ of readBinanceRaw(source(Buffer.from(t, 'utf8'), c.cuts), { tickSize: c.tickSize, lotSize: '0.001', tickerTimesOnly: c.tickerTimesOnly }).chunks()) void _;
         };
         if (want.errors.length === 0) await expect(read()).resolves.toBeUndefined();
         else await expect(read()).rejects.toThrow(want.errors[0]);
