@@ -6,7 +6,7 @@
  * Cases, in-process, alternated round by round: `full` is the span pass as it was until round 9
  * (every line decoded; kept as the oracle in test/replay/binance-raw-span-oracle.ts), `headers`
  * the one `scanL2Span` runs now (src/replay/l2/l2-span-binance.ts); `lines` is the floor both
- * stand on, the file inflated and cut into lines (`lineChunks`). Each prints its CPU and wall
+ * stand on, the file inflated and its line breaks found (`textChunks`, `Buffer.indexOf`). Each prints its CPU and wall
  * time (gunzip runs on libuv's pool: CPU counts it, wall overlaps it) and lines per CPU second.
  * Both spans must be equal, or the script fails.
  */
@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binanceRawSpan } from '../src/replay/l2/l2-span-binance.ts';
-import { lineChunks } from '../src/replay/line-chunks.ts';
+import { textChunks } from '../src/replay/line-chunks.ts';
 import { fileSource } from '../src/replay/file-source.ts';
 import { binanceRawSpanOracle } from '../test/replay/binance-raw-span-oracle.ts';
 
@@ -26,7 +26,10 @@ const file = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--round
 
 async function lines(): Promise<number> {
   let n = 0;
-  for await (const { texts } of lineChunks(fileSource(file))) n += texts.length;
+  for await (const bytes of textChunks(fileSource(file))) {
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) n++;
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== 10) n++;
+  }
   return n;
 }
 

@@ -7,6 +7,7 @@ import { ReplayError } from './replay-error.ts';
 
 const NS_PER_MS = 1_000_000n;
 const QUOTE = 34;
+const NEWLINE = 10;
 const DOT = 46;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
@@ -49,20 +50,20 @@ export class ChunkDecoder {
   }
 
   /**
-   * The events of the lines of `text` (= `bytes` one char a byte), numbered from `firstLine`,
+   * The events of the lines of `bytes` (whole lines: `textChunks`), numbered from `firstLine`,
    * appended to `out`; a bad line's `ReplayError` goes to `onError` (which throws, or counts
    * it). Returns the number of the line after the chunk's last.
    */
-  decode(bytes: Buffer, text: string, firstLine: number, out: BinanceRawEvent[], onError: (e: ReplayError) => void): number {
+  decode(bytes: Buffer, firstLine: number, out: BinanceRawEvent[], onError: (e: ReplayError) => void): number {
     let line = firstLine;
     let backslash = bytes.indexOf(BACKSLASH);
-    for (let start = 0; start < text.length; line++) {
-      const nl = text.indexOf('\n', start);
-      const next = nl < 0 ? text.length : nl + 1;
-      const end = nl < 0 ? text.length : nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+    for (let start = 0; start < bytes.length; line++) {
+      const nl = bytes.indexOf(NEWLINE, start);
+      const next = nl < 0 ? bytes.length : nl + 1;
+      const end = nl < 0 ? bytes.length : nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
       if (end > start) {
         if (backslash >= 0 && backslash < start) backslash = bytes.indexOf(BACKSLASH, start);
-        const e = this.plain(text, start, end, line, backslash < 0 || backslash >= end);
+        const e = this.plain(bytes, start, end, line, backslash < 0 || backslash >= end);
         if (e !== undefined) out.push(e);
         else {
           try {
@@ -79,46 +80,46 @@ export class ChunkDecoder {
   }
 
   /** The line's event from its headers and texts, or undefined: the full decoder then reads it. */
-  private plain(text: string, start: number, end: number, line: number, noBackslash: boolean): BinanceRawEvent | undefined {
+  private plain(b: Buffer, start: number, end: number, line: number, noBackslash: boolean): BinanceRawEvent | undefined {
     const h = this.h;
-    const kind = h.scan(text, start, end, noBackslash);
+    const kind = h.scan(b, start, end, noBackslash);
     if (kind === TICKER) {
       if (!this.tickerTimesOnly) return undefined;
-      const localTsNs = BigInt(text.slice(start, h.recvEnd));
+      const localTsNs = receiptNs(b, start, h.recvEnd);
       return { kind: 'bookTicker', localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, updateId: h.updateId, bidPriceTicks: NaN, bidQtyLots: NaN, askPriceTicks: NaN, askQtyLots: NaN };
     }
     if (kind === TRADE) {
-      const priceTicks = this.steps(text, h.priceStart, h.priceEnd, this.tick, this.tickScale, this.tickDigits);
-      const qtyLots = this.steps(text, h.qtyStart, h.qtyEnd, this.lot, this.lotScale, this.lotDigits);
+      const priceTicks = this.steps(b, h.priceStart, h.priceEnd, this.tick, this.tickScale, this.tickDigits);
+      const qtyLots = this.steps(b, h.qtyStart, h.qtyEnd, this.lot, this.lotScale, this.lotDigits);
       if (priceTicks < 0 || qtyLots < 0) return undefined;
-      const localTsNs = BigInt(text.slice(start, h.recvEnd));
+      const localTsNs = receiptNs(b, start, h.recvEnd);
       return { kind: 'trade', localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, tradeId: h.tradeId, priceTicks, qtyLots, takerSide: h.maker ? 'S' : 'B' };
     }
     if (kind !== DEPTH) return undefined;
-    const bids = this.levels(text, h.bAt, h.bCount);
-    const asks = bids === undefined ? undefined : this.levels(text, h.aAt, h.aCount);
+    const bids = this.levels(b, h.bAt, h.bCount);
+    const asks = bids === undefined ? undefined : this.levels(b, h.aAt, h.aCount);
     if (bids === undefined || asks === undefined) return undefined;
-    const localTsNs = BigInt(text.slice(start, h.recvEnd));
+    const localTsNs = receiptNs(b, start, h.recvEnd);
     return { kind: 'depth', localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, firstUpdateId: h.firstUpdateId, finalUpdateId: h.finalUpdateId, prevFinalUpdateId: h.prevFinalUpdateId, bids, asks };
   }
 
   /**
    * `count` levels of the list at `at` (its `[`; its shape checked by the scan), or undefined
-   * when one is not plainly on the steps. Each text is read once, char by char, to its closing
+   * when one is not plainly on the steps. Each text is read once, byte by byte, to its closing
    * quote (an `indexOf` per text, then the conversion, cost twice as much).
    */
-  private levels(text: string, at: number, count: number): Level[] | undefined {
+  private levels(b: Buffer, at: number, count: number): Level[] | undefined {
     const out: Level[] = new Array(count);
     let p = at + 3; // after `[["`
     for (let i = 0; i < count; i++) {
-      const priceTicks = this.plainText(text, p, this.tickScale, this.tickDigits);
+      const priceTicks = this.plainText(b, p, this.tickScale, this.tickDigits);
       const pEnd = this.textEnd;
       const q = pEnd + 3; // after `","`
-      const qtyLots = this.plainText(text, q, this.lotScale, this.lotDigits);
+      const qtyLots = this.plainText(b, q, this.lotScale, this.lotDigits);
       const qEnd = this.textEnd;
       if (priceTicks < 0 || qtyLots < 0) {
-        const slowPrice = priceTicks < 0 ? decimalSteps(text.slice(p, pEnd), this.tick) : priceTicks;
-        const slowQty = qtyLots < 0 ? decimalSteps(text.slice(q, qEnd), this.lot) : qtyLots;
+        const slowPrice = priceTicks < 0 ? decimalSteps(b.toString('latin1', p, pEnd), this.tick) : priceTicks;
+        const slowQty = qtyLots < 0 ? decimalSteps(b.toString('latin1', q, qEnd), this.lot) : qtyLots;
         if (slowPrice === undefined || slowQty === undefined) return undefined;
         out[i] = { priceTicks: slowPrice, qtyLots: slowQty };
       } else out[i] = { priceTicks, qtyLots };
@@ -133,13 +134,14 @@ export class ChunkDecoder {
    * of 10^-d (`digits` = d) trailing zeros are dropped as read and the count is one multiply: a
    * float `%` and `/` per text (the general path, any other step) were a third of a level's cost.
    */
-  private plainText(text: string, start: number, scale: number, digits: number): number {
+  private plainText(b: Uint8Array, start: number, scale: number, digits: number): number {
     let mantissa = 0;
     let decimals = -1;
     let zeros = 0; // fractional zeros not yet folded into the mantissa
     let plain = true;
     let k = start;
-    for (let c = text.charCodeAt(k); c !== QUOTE; c = text.charCodeAt(++k)) {
+    for (let c = b[k]; c !== QUOTE; c = b[++k]) {
+      if (c === undefined) return -1; // (the scan checked the closing quote is there)
       if (c >= DIGIT_0 && c <= DIGIT_9) {
         const digit = c - DIGIT_0;
         if (decimals < 0) mantissa = mantissa * 10 + digit;
@@ -168,10 +170,10 @@ export class ChunkDecoder {
   }
 
   /** Steps of the decimal text at [start, end) (a string's, followed by its quote): the plain path, else `decimalSteps`; -1 when neither reads it. */
-  private steps(text: string, start: number, end: number, step: TickSize, scale: number, digits: number): number {
-    const n = this.plainText(text, start, scale, digits);
+  private steps(b: Buffer, start: number, end: number, step: TickSize, scale: number, digits: number): number {
+    const n = this.plainText(b, start, scale, digits);
     if (n >= 0) return n;
-    return decimalSteps(text.slice(start, end), step) ?? -1;
+    return decimalSteps(b.toString('latin1', start, end), step) ?? -1;
   }
 
   private ns(ms: number): bigint {
@@ -187,3 +189,18 @@ export class ChunkDecoder {
 function powerOfTen(scale: number): number {
   return POW10.indexOf(scale);
 }
+
+/**
+ * The receipt time's digits `b[start, end)` (1 to 19, checked by the scan) as ns: two exact
+ * numbers, then one bigint (parsing a bigint from a string cost more than the line's scan).
+ */
+export function receiptNs(b: Uint8Array, start: number, end: number): bigint {
+  const split = end - 9 > start ? end - 9 : start;
+  let hi = 0;
+  for (let i = start; i < split; i++) hi = hi * 10 + (b[i]! - DIGIT_0);
+  let lo = 0;
+  for (let i = split; i < end; i++) lo = lo * 10 + (b[i]! - DIGIT_0);
+  return split === start ? BigInt(lo) : BigInt(hi) * GIGA + BigInt(lo);
+}
+
+const GIGA = 1_000_000_000n;

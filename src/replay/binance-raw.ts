@@ -108,9 +108,9 @@ export function readBinanceRaw(source: string | ByteSource, options: BinanceRawO
 async function* events(source: ByteSource, decoder: ChunkDecoder, errors: RowErrors): AsyncGenerator<BinanceRawEvent[]> {
   let line = 1;
   const onError = (e: ReplayError): void => errors.handle(e);
-  for await (const { bytes, text } of textChunks(source)) {
+  for await (const bytes of textChunks(source)) {
     const out: BinanceRawEvent[] = [];
-    line = decoder.decode(bytes, text, line, out, onError);
+    line = decoder.decode(bytes, line, out, onError);
     yield out;
   }
 }

@@ -20,14 +20,13 @@ export async function* lineChunks(source: ByteSource): AsyncGenerator<{ firstLin
 }
 
 /**
- * A text file's whole lines a chunk at a time, as bytes and as the same bytes read one char a
- * byte (`latin1`: offsets in `text` are offsets in `bytes`), for a reader that scans lines in
- * place and makes a line's own (UTF-8) string only where it needs one. Each chunk ends with a
- * line break, except the file's last, which holds what follows the last break (a line, or
- * nothing). The reader numbers lines itself: split at `\n` (a `\r` before it is not part of the
- * line), they are `lineChunks`' lines.
+ * A text file's whole lines a chunk at a time, as bytes, for a reader that scans lines in place
+ * and makes a line's (UTF-8) string only where it needs one. Each chunk ends with a line break,
+ * except the file's last, which holds what follows the last break (a line, or nothing). The
+ * reader numbers lines itself: split at `\n` (a `\r` before it is not part of the line), they
+ * are `lineChunks`' lines.
  */
-export async function* textChunks(source: ByteSource): AsyncGenerator<{ bytes: Buffer; text: string }> {
+export async function* textChunks(source: ByteSource): AsyncGenerator<Buffer> {
   let rest: Buffer = Buffer.alloc(0);
   for await (const chunk of source.open()) {
     const data = rest.length === 0 ? chunk : Buffer.concat([rest, chunk]);
@@ -36,9 +35,8 @@ export async function* textChunks(source: ByteSource): AsyncGenerator<{ bytes: B
       rest = data;
       continue;
     }
-    const bytes = data.subarray(0, last + 1);
     rest = data.subarray(last + 1);
-    yield { bytes, text: bytes.toString('latin1') };
+    yield data.subarray(0, last + 1);
   }
-  yield { bytes: rest, text: rest.toString('latin1') };
+  yield rest;
 }

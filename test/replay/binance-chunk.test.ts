@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binanceLineDecoder, readBinanceRaw, type BinanceRawEvent } from '../../src/replay/binance-raw.ts';
+import { receiptNs } from '../../src/replay/binance-chunk.ts';
 import type { ByteSource } from '../../src/replay/byte-source.ts';
 import { DEPTH, FULL, LineHeaders, TICKER, TRADE } from '../../src/replay/binance-headers.ts';
 import { lineChunks, textChunks } from '../../src/replay/line-chunks.ts';
@@ -113,7 +114,7 @@ describe('the chunk decoder of Binance captures', () => {
 
   it('reads the plain shape from its headers, and leaves every other shape to the full decoder', () => {
     const h = new LineHeaders();
-    const kind = (line: string) => h.scan(`x\n${line}\ny`, 2, 2 + line.length, !line.includes('\\'));
+    const kind = (line: string) => h.scan(Buffer.from(`x\n${line}\ny`, 'utf8'), 2, 2 + Buffer.byteLength(line), !line.includes('\\'));
     const lines = render([
       { kind: 'snapshot', dRecv: 0, dE: 0, idJump: 1, levels: 2 },
       { kind: 'depth', dRecv: 1, dE: 1, idJump: 2, chain: 'follow', bids: 2, asks: 1 },
@@ -139,6 +140,17 @@ describe('the chunk decoder of Binance captures', () => {
     for (const bad of badLines) expect(kind(bad), bad).toBe(/6000x\.0|1\.0001|60000\.05/.test(bad) ? (bad.includes('@trade') ? TRADE : DEPTH) : FULL);
   });
 
+  it('reads a receipt time of 1 to 19 digits exactly', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }), fc.nat(3), (ns, pad) => {
+        const digits = String(ns);
+        const b = Buffer.from(`${'x'.repeat(pad)}${digits} {`, 'latin1');
+        expect(receiptNs(b, pad, pad + digits.length)).toBe(ns);
+      }),
+      { numRuns: 500, seed: 9020 },
+    );
+  });
+
   it('cuts chunks into the lines lineChunks cuts, a line break at the end or not', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.constantFrom('a', 'é', ' ', '\n', '\r', '\r\n', '{"E":1}'), { maxLength: 60 }), fc.array(fc.nat(200), { maxLength: 8 }), async (parts, cuts) => {
@@ -146,13 +158,12 @@ describe('the chunk decoder of Binance captures', () => {
         const want: string[] = [];
         for await (const { texts } of lineChunks(source(bytes, cuts))) want.push(...texts);
         const got: string[] = [];
-        for await (const { bytes: b, text: t } of textChunks(source(bytes, cuts))) {
-          expect(t.length).toBe(b.length);
-          for (let start = 0; start < t.length; ) {
-            const nl = t.indexOf('\n', start);
-            const end = nl < 0 ? t.length : nl > start && t[nl - 1] === '\r' ? nl - 1 : nl;
+        for await (const b of textChunks(source(bytes, cuts))) {
+          for (let start = 0; start < b.length; ) {
+            const nl = b.indexOf(10, start);
+            const end = nl < 0 ? b.length : nl > start && b[nl - 1] === 13 ? nl - 1 : nl;
             got.push(b.toString('utf8', start, end));
-            start = nl < 0 ? t.length : nl + 1;
+            start = nl < 0 ? b.length : nl + 1;
           }
         }
         expect(got).toEqual(want);
