@@ -15,6 +15,8 @@
  * Book tickers are read for their times as the run reads them (`tickerTimes` in binance-raw.ts).
  */
 
+import { codes, digitsBefore, firstIntField, intAt, isDigit, lastIntField, matchAt, quoteAt } from './json-bytes.ts';
+
 export const FULL = 0;
 export const TICKER = 1;
 export const TRADE = 2;
@@ -26,7 +28,6 @@ const COMMA = 44;
 const COLON = 58;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
-const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
@@ -110,9 +111,19 @@ export class LineHeaders {
   /** A book ticker's times, as the run reads them (`tickerTimes`): `T` and `E` its last, `u` its first. */
   private ticker(b: Uint8Array, end: number, streamEnd: number): number {
     if (b[end - 1] !== CLOSE_BRACE || b[end - 2] !== CLOSE_BRACE) return FULL;
-    this.eMs = lastIntField(b, KEY_E, streamEnd, end);
-    this.tMs = lastIntField(b, KEY_T, streamEnd, end);
-    this.updateId = firstIntField(b, KEY_u, streamEnd, end);
+    // The exchange's layout, `{"e":"bookTicker","u":…,"T":…,"E":…}}`, read where its fields are;
+    // those are the places the searches below find (the last `"T":` / `"E":`, the first `"u":`).
+    const eAt = digitsBefore(b, end - 2) - 4;
+    const tAt = eAt > streamEnd && matchAt(b, eAt, KEY_E) && b[eAt - 1] === COMMA ? digitsBefore(b, eAt - 1) - 4 : -1;
+    if (tAt > streamEnd && matchAt(b, tAt, KEY_T) && matchAt(b, streamEnd + 10, TICKER_U)) {
+      this.eMs = intAt(b, eAt + 4);
+      this.tMs = intAt(b, tAt + 4);
+      this.updateId = intAt(b, streamEnd + 10 + TICKER_U.length);
+    } else {
+      this.eMs = lastIntField(b, KEY_E, streamEnd, end);
+      this.tMs = lastIntField(b, KEY_T, streamEnd, end);
+      this.updateId = firstIntField(b, KEY_u, streamEnd, end);
+    }
     return this.eMs >= 0 && this.tMs >= 0 && this.updateId >= 0 ? TICKER : FULL;
   }
 
@@ -230,7 +241,6 @@ export class LineHeaders {
 }
 
 const EMPTY = new Uint8Array(0);
-const codes = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
 const STREAM_HEAD = codes('{"stream":"');
 const TICKER_TAIL = codes('@bookTicker","data":{');
 const DATA_HEAD = codes('","data":{');
@@ -241,23 +251,7 @@ const FALSE = codes('false');
 const KEY_E = codes('"E":');
 const KEY_T = codes('"T":');
 const KEY_u = codes('"u":');
-
-function isDigit(c: number): boolean {
-  return c >= DIGIT_0 && c <= DIGIT_9;
-}
-
-/** Whether `b` holds `pattern` at `at`. */
-function matchAt(b: Uint8Array, at: number, pattern: Uint8Array): boolean {
-  if (at < 0) return false;
-  for (let k = 0; k < pattern.length; k++) if (b[at + k] !== pattern[k]) return false;
-  return true;
-}
-
-/** The first `"` in `b[from, end)`, or -1. */
-function quoteAt(b: Uint8Array, from: number, end: number): number {
-  for (let i = from; i < end; i++) if (b[i] === QUOTE) return i;
-  return -1;
-}
+const TICKER_U = codes('"e":"bookTicker","u":');
 
 /** Whether the stream name `b[from, end)` ends with `@depth` or `@depth@<digits>ms` (as /@depth(@\d+ms)?$/ tells). */
 function isDepthStream(b: Uint8Array, from: number, end: number): boolean {
@@ -286,26 +280,4 @@ function keyBit(b: Uint8Array, start: number, end: number): number {
     case 97: return K_a;
     default: return 0;
   }
-}
-
-/** `lastPlainIntField` (binance-scan.ts) within a line ending at `end`: the key's last place, at or after `from`. */
-function lastIntField(b: Uint8Array, key: Uint8Array, from: number, end: number): number {
-  for (let at = end - key.length; at >= from; at--) if (matchAt(b, at, key)) return intAt(b, at + key.length);
-  return NaN;
-}
-
-/** `plainIntField` (binance-scan.ts) within a line ending at `end`: the key's first place at or after `from`. */
-function firstIntField(b: Uint8Array, key: Uint8Array, from: number, end: number): number {
-  for (let at = from; at <= end - key.length; at++) if (matchAt(b, at, key)) return intAt(b, at + key.length);
-  return NaN;
-}
-
-/** The plain non-negative safe integer at `at`, followed by `,` or `}`; else NaN (as binance-scan.ts reads it). */
-function intAt(b: Uint8Array, at: number): number {
-  let i = at;
-  let n = 0;
-  for (let c = b[i]!; c >= DIGIT_0 && c <= DIGIT_9; c = b[++i]!) n = n * 10 + (c - DIGIT_0);
-  const stop = b[i];
-  if (i === at || i - at > 16 || (stop !== COMMA && stop !== CLOSE_BRACE) || !Number.isSafeInteger(n)) return NaN;
-  return n;
 }

@@ -74,6 +74,9 @@ export const variants: ((json: string) => string)[] = [
   (j) => j.replace(/"b":(\[[^\]]*?\]\]|\[\]),"a":(\[[^\]]*?\]\]|\[\])/, '"a":$2,"b":$1'), // asks before bids
   (j) => j.replace(/"(\d+)\.(\d)"/, '"$1.$20"'), // a trailing zero
   (j) => j.replace(/"(\d+)\.(\d)"/, '"$1.$2e0"'), // exponent form (decimalSteps reads it)
+  (j) => j.replace('{"e":"bookTicker",', '{"e":"bookTicker","E":0,'), // a ticker's E twice (JSON keeps the last)
+  (j) => j.replace(/,"T":(\d+),"E":(\d+)\}\}$/, ',"E":$2,"T":$1}}'), // a ticker's times the other way round
+  (j) => j.replace(/^(.*"e":"bookTicker","u":\d+,)(.*),"E":(\d+)\}\}$/, '$1"E":$3,$2,"Z":7}}'), // a ticker's E early, another field last
 ];
 
 /** Capture lines with each line's JSON in the shape `picks[i]` names (an index into `variants`). */
