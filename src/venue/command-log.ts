@@ -21,11 +21,13 @@ export class CommandFailedError extends Error {
 /** What a client is told when its command failed midway and was rolled back (REST and websockets). */
 export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure stopped it and every change was rolled back';
 
-// Outbox entry kinds: an order feed, an announcement to the listeners' hook of that name, a trade, a book change.
-const FEED = 0;
+// Outbox entry kinds: an announcement to the listeners' hook of that name, a trade, a book change.
+// Order events have no entry: their rows are in order already, and each entry notes how many
+// rows came before it (`ENTRY`: kind, hook, two arguments, rows before).
 const ANNOUNCE = 1;
 const TRADE = 2;
 const BOOK = 3;
+const ENTRY = 5;
 
 /**
  * Makes every venue command all-or-nothing. While a command runs, each change to venue state
@@ -50,7 +52,7 @@ export class CommandLog {
   private readonly trades = new TradeRows();
   /** The one trade that delivery loads each kept trade row into. */
   private readonly tradeCursor: TradeCursor;
-  /** Flat outbox: kind, hook (announcements), first argument (an event or trade row), second argument. */
+  /** Flat outbox: kind, hook (announcements), first argument (a trade row), second argument, order event rows before it. */
   private readonly outbox: unknown[] = [];
   /** Entries in use in `outbox` (a count, not the array's length: setting that is a runtime call). */
   private outboxLength = 0;
@@ -104,7 +106,6 @@ export class CommandLog {
    * what its type carries through `rows`), in the outbox in the order it happened.
    */
   feedRow(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
-    this.push(FEED, undefined, this.events.length, undefined);
     return this.events.add(t, userId, slot, eid, ts, tn, filled, state);
   }
 
@@ -115,7 +116,7 @@ export class CommandLog {
 
   /** Tells the listeners now what is waiting (outside a command: nothing to commit first). */
   deliverNow(listeners: CommandListeners): void {
-    if (this.outboxLength > 0) this.deliver(listeners);
+    if (this.outboxLength > 0 || this.events.length > 0) this.deliver(listeners);
   }
 
   /** Frees the order slot when the command is over (its record must survive a rollback). */
@@ -161,7 +162,8 @@ export class CommandLog {
     box[n + 1] = hook;
     box[n + 2] = a;
     box[n + 3] = b;
-    this.outboxLength = n + 4;
+    box[n + 4] = this.events.length;
+    this.outboxLength = n + ENTRY;
   }
 
   /** Starts a command: notes the counters it may advance. */
@@ -180,7 +182,7 @@ export class CommandLog {
   /** The command applied: forget the undo log, tell the listeners, free the ended orders' slots. */
   commit(listeners: CommandListeners, free: (slot: number) => void): void {
     this.journal.clear();
-    if (this.outboxLength > 0) this.deliver(listeners);
+    if (this.outboxLength > 0 || this.events.length > 0) this.deliver(listeners);
     const n = this.toFreeLength;
     if (n > 0) {
       const slots = this.toFree;
@@ -223,15 +225,13 @@ export class CommandLog {
     // Listeners cannot add to the outbox (they must not call the venue while it is busy), so it
     // is read in place and emptied afterwards, whatever a listener throws.
     const box = this.outbox;
+    const events = this.events;
+    let e = 0;
     try {
-      for (let i = 0; i < this.outboxLength; i += 4) {
-        if (box[i] === FEED) {
-          const e = this.cursor.load(this.events, box[i + 2] as number);
-          for (const l of listeners.order) {
-            if (l.orderEvent !== undefined) l.orderEvent(e);
-            if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
-          }
-        } else if (box[i] === BOOK) {
+      for (let i = 0; i < this.outboxLength; i += ENTRY) {
+        // The order events before this entry first.
+        for (const before = box[i + 4] as number; e < before; e++) this.deliverEvent(listeners.order, events, e);
+        if (box[i] === BOOK) {
           const market = box[i + 2] as Market;
           for (const l of listeners.book) l.bookChanged!(market);
         } else if (box[i] === TRADE) {
@@ -253,10 +253,20 @@ export class CommandLog {
           }
         }
       }
+      for (; e < events.length; e++) this.deliverEvent(listeners.order, events, e);
     } finally {
       this.outboxLength = 0;
       this.trades.clear();
       this.events.clear();
+    }
+  }
+
+  /** Tells the order listeners of event row `row`. */
+  private deliverEvent(listeners: readonly VenueListener[], events: OrderEventRows, row: number): void {
+    const e = this.cursor.load(events, row);
+    for (const l of listeners) {
+      if (l.orderEvent !== undefined) l.orderEvent(e);
+      if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
     }
   }
 }
