@@ -29,6 +29,8 @@ export interface SourceOptions {
   /** Files that name no symbol: default from the content, else the file name (`btcusdt_20240808.gz` → `BTCUSDT`). */
   symbol?: string | undefined;
   skipBadRows?: boolean | undefined;
+  /** Quotes beside a book are not read (an L2 replay's road: a raw Binance capture's book tickers for their times only). */
+  quotesBesideBookUnused?: boolean | undefined;
 }
 
 /** One opened input: its records, the units of its symbols, and its bad-row counts. */
@@ -46,6 +48,7 @@ export async function openMarketSources(paths: readonly string[], format: Source
     ...(units !== undefined ? { units } : {}),
     ...(options.symbol !== undefined ? { symbol: options.symbol } : {}),
     skipBadRows: options.skipBadRows ?? false,
+    ...(options.quotesBesideBookUnused === true ? { quotesBesideBookUnused: true } : {}),
   });
   if (format !== undefined) {
     for (const s of sources) {
