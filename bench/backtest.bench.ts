@@ -1,8 +1,9 @@
 /**
  * Backtest throughput: the market-maker example (examples/market-maker.ts, default params) on
- * `default`, seed 1, against the same scenario and seed run bare (`buildSimulation`, no
- * strategy), which is the floor. Target (issue 11): the market-maker backtest at most 1.2× the
- * bare run (CPU time, the steadier figure on a shared machine; wall printed too). `PERPSIM_BENCH_BACKTEST_DURATION=1h npm run bench -- backtest` for a quick run
+ * `default`, seed 1, against two floors run on the same scenario and seed: a backtest of a
+ * strategy that does nothing (`runBacktest`, the floor issue 11 names: the market maker at most
+ * 1.2× it) and the bare simulation (`buildSimulation`, no runner, printed beside it). CPU time
+ * is the steadier figure on a shared machine; wall printed too. `PERPSIM_BENCH_BACKTEST_DURATION=1h npm run bench -- backtest` for a quick run
  * (default 1d).
  */
 import marketMaker, { paramsSchema } from '../examples/market-maker.ts';
@@ -17,15 +18,15 @@ import type { BenchCase } from './harness.ts';
 const DURATION_TEXT = process.env.PERPSIM_BENCH_BACKTEST_DURATION ?? '1d';
 const SEED = 1;
 const DAY_TARGET_S = 60;
-/** The market-maker run's target, as a multiple of the bare run's time. */
+/** The market-maker run's target, as a multiple of the do-nothing backtest's time. */
 const RATIO_TARGET = 1.2;
 
 /** Wall seconds of the last pass of each case, for the overhead line. */
-const wall = { bare: NaN, backtest: NaN };
+const wall = { bare: NaN, nothing: NaN, backtest: NaN };
 /** CPU seconds (user + system) of the same passes: steadier than wall time on a shared machine. */
-const cpu = { bare: NaN, backtest: NaN };
+const cpu = { bare: NaN, nothing: NaN, backtest: NaN };
 /** Clock events of the same passes: what the market maker adds, and what each added event costs. */
-const events = { bare: NaN, backtest: NaN };
+const events = { bare: NaN, nothing: NaN, backtest: NaN };
 
 function durationNs(): bigint {
   const ns = parseDuration(DURATION_TEXT);
@@ -90,16 +91,25 @@ function runCase(name: string, key: keyof typeof wall, pass: (scenario: Scenario
 }
 
 /**
- * The events the market maker adds (its orders through latency, their answers, its feeds and
- * market data, its timers, the agents' reactions) and their CPU cost each, against the bare
- * run's average event: at equal cost per event the ratio would be the event ratio.
+ * The events the market maker adds over a floor (its orders through latency, their answers,
+ * its feeds and market data, its timers, the agents' reactions) and their CPU cost each,
+ * against the floor's average event: at equal cost per event the ratio would be the event ratio.
  */
-function addedEvents(): string {
-  const added = events.backtest - events.bare;
-  const perAddedUs = ((cpu.backtest - cpu.bare) / added) * 1e6;
-  const perBareUs = (cpu.bare / events.bare) * 1e6;
-  return `+${added} events (${(events.backtest / events.bare).toFixed(2)}× the bare run's), ${perAddedUs.toFixed(2)} µs CPU each against ${perBareUs.toFixed(2)} µs per bare event`;
+function addedEvents(floor: 'bare' | 'nothing'): string {
+  const added = events.backtest - events[floor];
+  const perAddedUs = ((cpu.backtest - cpu[floor]) / added) * 1e6;
+  const perFloorUs = (cpu[floor] / events[floor]) * 1e6;
+  return `+${added} events over the ${floor === 'bare' ? 'bare run' : 'do-nothing backtest'} (${(events.backtest / events[floor]).toFixed(2)}× its events), ${perAddedUs.toFixed(2)} µs CPU each against ${perFloorUs.toFixed(2)} µs per event of it`;
 }
+
+/** The market maker's CPU and wall ratio to a floor, or how to get it. */
+function ratioTo(floor: 'bare' | 'nothing', name: string, target: string): string {
+  if (Number.isNaN(cpu[floor])) return `run ${name} too for the ratio to it`;
+  return `${(cpu.backtest / cpu[floor]).toFixed(2)}× ${name}'s CPU, ${(wall.backtest / wall[floor]).toFixed(2)}× its wall${target}; ${addedEvents(floor)}`;
+}
+
+/** A strategy that subscribes to nothing and never trades: the runner's own cost, the floor. */
+const doNothing = { onStart(): void {} };
 
 /** `backtest.bare`: the scenario alone, as the baseline. */
 const bareCase = (): BenchCase =>
@@ -114,6 +124,18 @@ const bareCase = (): BenchCase =>
     (p, ns) => `${formatDuration(ns)} of default bare: ${p.events} events in ${wall.bare.toFixed(2)} s (CPU ${cpu.bare.toFixed(2)} s), ${Math.round(p.events / wall.bare)} events/s; a day ≈ ${daySeconds(wall.bare, ns)} s`,
   );
 
+/** `backtest.nothing`: `runBacktest` of a strategy that does nothing, the floor issue 11 names. */
+const nothingCase = (): BenchCase =>
+  runCase(
+    'backtest.nothing',
+    'nothing',
+    async (scenario, ns) => {
+      const result = await runBacktest(doNothing, { scenario, seed: SEED, durationNs: ns });
+      return { events: result.events, detail: '' };
+    },
+    (p, ns) => `${formatDuration(ns)} of default, a do-nothing strategy: ${p.events} events in ${wall.nothing.toFixed(2)} s (CPU ${cpu.nothing.toFixed(2)} s), ${Math.round(p.events / wall.nothing)} events/s; ${Number.isNaN(cpu.bare) ? '' : `${(cpu.nothing / cpu.bare).toFixed(2)}× the bare run's CPU`}`,
+  );
+
 /** `backtest.mm`: the market-maker example on the same scenario and seed. */
 const marketMakerCase = (): BenchCase =>
   runCase(
@@ -123,15 +145,10 @@ const marketMakerCase = (): BenchCase =>
       const result = await runBacktest(marketMaker(paramsSchema.parse({})), { scenario, seed: SEED, durationNs: ns });
       return { events: result.events, detail: `${result.fills.length} fills, net PnL ${formatMoney(result.final.equity - result.startingCash)}` };
     },
-    (p, ns) => {
-      const ratio = wall.backtest / wall.bare;
-      const cpuRatio = cpu.backtest / cpu.bare;
-      const vsBare = Number.isNaN(ratio)
-        ? 'run backtest.bare too for the ratio'
-        : `${cpuRatio.toFixed(2)}× the bare run's CPU, ${ratio.toFixed(2)}× its wall (target ≤ ${RATIO_TARGET}×); ${addedEvents()}`;
-      return `${formatDuration(ns)} of default with the market maker: ${p.events} events (${p.detail}) in ${wall.backtest.toFixed(2)} s (CPU ${cpu.backtest.toFixed(2)} s), ${Math.round(p.events / wall.backtest)} events/s; a day ≈ ${daySeconds(wall.backtest, ns)} s (target < ${DAY_TARGET_S} s); ${vsBare}`;
-    },
+    (p, ns) =>
+      `${formatDuration(ns)} of default with the market maker: ${p.events} events (${p.detail}) in ${wall.backtest.toFixed(2)} s (CPU ${cpu.backtest.toFixed(2)} s), ${Math.round(p.events / wall.backtest)} events/s; a day ≈ ${daySeconds(wall.backtest, ns)} s (target < ${DAY_TARGET_S} s); ` +
+      `${ratioTo('nothing', 'the do-nothing backtest', ` (target ≤ ${RATIO_TARGET}×)`)}; ${ratioTo('bare', 'the bare run', '')}`,
   );
 
-/** The backtest cases, bare first (the overhead needs its time). */
-export const backtestCases = (): BenchCase[] => [bareCase(), marketMakerCase()];
+/** The backtest cases, floors first (the market maker's ratios need their times). */
+export const backtestCases = (): BenchCase[] => [bareCase(), nothingCase(), marketMakerCase()];
