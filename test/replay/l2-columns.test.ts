@@ -88,8 +88,9 @@ function columnBatches(records: readonly MarketRecord[], size: number, symbols: 
 }
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT'];
-// Few distinct times, so that messages share them, step back, and runs of rows group.
-const time = fc.bigInt({ min: 0n, max: 2n });
+// Few distinct times, so that messages share them, step back, and runs of rows group; some
+// differ only in their high 32 bits (the column builder compares a row's times word by word).
+const time = fc.constantFrom(0n, 1n, 2n, (1n << 32n) + 1n, (1n << 33n) + 2n);
 const side = fc.option(fc.constantFrom<Side>('B', 'S'), { nil: undefined });
 const base = { recvNs: time, exchNs: time, symbol: fc.constantFrom(...SYMBOLS) };
 const maybe = (a: fc.Arbitrary<number>) => fc.option(a, { nil: undefined });

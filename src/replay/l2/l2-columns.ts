@@ -83,18 +83,27 @@ export class L2ColumnBuilder {
     const priceTicks = b.priceTicks;
     const qtyLots = b.qtyLots;
     const reset = b.reset;
+    // A row's times are read as bigints only where they differ from the row before's (a book
+    // message's level rows share them): each BigInt64Array read makes a bigint, and two a row were
+    // most of this loop's time and of the reader thread's garbage.
+    const exchWords = words(exchNs);
+    const recvWords = words(recvNs);
+    let t = 0n;
+    let r = 0n;
     for (let i = 0; i < b.length; i++) {
-      const t = exchNs[i]!;
+      const w = 2 * i;
+      if (i === 0 || exchWords[w] !== exchWords[w - 2] || exchWords[w + 1] !== exchWords[w - 1]) t = exchNs[i]!;
+      if (i === 0 || recvWords[w] !== recvWords[w - 2] || recvWords[w + 1] !== recvWords[w - 1]) r = recvNs[i]!;
       const tsNs = t < floor ? floor : t;
       floor = tsNs;
       if (wanted >= 0 && symbol[i] !== wanted) continue;
       const k = kind[i];
       if (k === KIND_BOOK) {
-        if (!m.l1) this.book(source, recvNs[i]!, t, b.symbols[symbol[i]!]!, reset[i] === 1, side[i]!, priceTicks[i]!, qtyLots[i]!, tsNs);
+        if (!m.l1) this.book(source, r, t, b.symbols[symbol[i]!]!, reset[i] === 1, side[i]!, priceTicks[i]!, qtyLots[i]!, tsNs);
         continue;
       }
       this.openSource = -1;
-      const feedDelayNs = recvNs[i]! - t;
+      const feedDelayNs = r - t;
       if (k === KIND_TRADE) this.trade(m.market, tsNs, feedDelayNs, side[i]!, priceTicks[i]!, qtyLots[i]!);
       else if (k === KIND_QUOTE) this.quote(source, m, tsNs, feedDelayNs, b.bidTicks[i]!, b.bidQtyLots[i]!, b.askTicks[i]!, b.askQtyLots[i]!);
       else this.ticker(m.market, tsNs, feedDelayNs, b.stats(i));
@@ -146,6 +155,11 @@ export class L2ColumnBuilder {
   private cut(): void {
     if (this.out.length >= this.maxRows || this.out.levelCount >= this.maxLevels) this.ready.push(this.out.take());
   }
+}
+
+/** A time column's 64-bit values as pairs of 32-bit words (compared without making bigints). */
+function words(times: BigInt64Array): Int32Array {
+  return new Int32Array(times.buffer, times.byteOffset, times.length * 2);
 }
 
 /** The time held after a batch none of whose rows are kept. */
