@@ -228,9 +228,18 @@ export class CommandLog {
     const events = this.events;
     let e = 0;
     try {
-      for (let i = 0; i < this.outboxLength; i += ENTRY) {
-        // The order events before this entry first.
-        for (const before = box[i + 4] as number; e < before; e++) this.deliverEvent(listeners.order, events, e);
+      for (let i = 0; ; i += ENTRY) {
+        // The order events before this entry (after the last one: the rest), then the entry.
+        const last = i >= this.outboxLength;
+        const before = last ? events.length : (box[i + 4] as number);
+        for (; e < before; e++) {
+          const event = this.cursor.load(events, e);
+          for (const l of listeners.order) {
+            if (l.orderEvent !== undefined) l.orderEvent(event);
+            if (l.orderFeed !== undefined) l.orderFeed(event.userId, event.feed());
+          }
+        }
+        if (last) break;
         if (box[i] === BOOK) {
           const market = box[i + 2] as Market;
           for (const l of listeners.book) l.bookChanged!(market);
@@ -253,20 +262,10 @@ export class CommandLog {
           }
         }
       }
-      for (; e < events.length; e++) this.deliverEvent(listeners.order, events, e);
     } finally {
       this.outboxLength = 0;
       this.trades.clear();
       this.events.clear();
-    }
-  }
-
-  /** Tells the order listeners of event row `row`. */
-  private deliverEvent(listeners: readonly VenueListener[], events: OrderEventRows, row: number): void {
-    const e = this.cursor.load(events, row);
-    for (const l of listeners) {
-      if (l.orderEvent !== undefined) l.orderEvent(e);
-      if (l.orderFeed !== undefined) l.orderFeed(e.userId, e.feed());
     }
   }
 }
