@@ -290,7 +290,7 @@ export abstract class BookExternal extends BookCore {
         out.trade(makerId, ownerId, takerId, takerOwnerId, takerSideCode, levels.price[level]!, traded, leftLots, remaining);
         if (leftLots > 0) return remaining;
       }
-      this.ids.take(makerId);
+      this.takeId(makerId);
       rec[b + LevelRec.Count]!--;
     }
     rec[b + LevelRec.Head] = (head + 1) & (ring.length - 1);

@@ -5,7 +5,7 @@ import { BookEvents } from './book-events.ts';
 import type { OrderBookOptions } from './book-core.ts';
 import { BookExternal, type QueueEntry } from './book-external.ts';
 import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
-import { NONE, O_QTY } from './order-slots.ts';
+import { NONE, O_ID, O_LEVEL, O_QTY, smi } from './order-slots.ts';
 import type { SideLevels } from './side-levels.ts';
 
 export type { OrderBookOptions, SelfTradePolicy } from './book-core.ts';
@@ -112,6 +112,27 @@ export class OrderBook extends BookExternal {
     events.clear();
     this.reduceInto(orderId, byLots, events);
     return events.appendTo(out);
+  }
+
+  /** `OrderBook.reduce`, with the outcome appended to `out` as a record. */
+  reduceInto(orderId: number, byLots: number, out: BookEvents): void {
+    if (!Number.isSafeInteger(byLots) || byLots <= 0) throw new RangeError(`reduce by ${byLots}: must be an integer > 0`);
+    const o = this.ids.get(orderId);
+    if (o === NONE) {
+      out.cancelRejected(smi(orderId));
+      return;
+    }
+    const orders = this.orders;
+    const openLots = orders.field(o, O_QTY);
+    if (byLots >= openLots) {
+      this.cancelInto(orderId, out);
+      return;
+    }
+    const remainingLots = openLots - byLots;
+    orders.setField(o, O_QTY, remainingLots);
+    const level = orders.data[o + O_LEVEL]!;
+    this.levels.total[level] = smi(this.levels.total[level]! - byLots);
+    out.reduced(orders.field(o, O_ID), smi(byLots), smi(remainingLots));
   }
 
   /** Top of each side. */
