@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import type { TickSize } from '../src/core/price.ts';
 import type { Side } from '../src/core/types.ts';
+import { sideTicks } from '../src/strategy/book-ticks.ts';
 import type { ExchangePort } from '../src/strategy/exchange-port.ts';
 import type { BookUpdate } from '../src/wire/market-data.ts';
 import type { Strategy } from '../src/strategy/strategy.ts';
@@ -65,13 +66,24 @@ class InventorySkewMaker implements Strategy {
     this.schedule();
   }
 
-  /** Best price of a book side once this strategy's own quote is taken out of it. */
+  /**
+   * Best price of a book side once this strategy's own quote is taken out of it. Reads the
+   * side's ticks where the port offers them (in a backtest), else parses the price text.
+   */
   private othersBest(levels: BookUpdate['b'], side: Side): number | undefined {
     const own = this.quotes[side];
+    const ownTicks = own === undefined ? NaN : own.priceTicks;
+    const ticks = sideTicks(levels);
+    if (ticks !== undefined) {
+      for (let i = 0; i < ticks.length; i++) {
+        const priceTicks = ticks.priceTicks[i]!;
+        if (ticks.qtyLots[i]! > (priceTicks === ownTicks ? this.p.sizeLots : 0)) return priceTicks;
+      }
+      return undefined;
+    }
     for (const level of levels) {
-      const ticks = this.tick.toTicks(level.p)!;
-      const mine = own !== undefined && own.priceTicks === ticks ? this.p.sizeLots : 0;
-      if (level.q > mine) return ticks;
+      const priceTicks = this.tick.toTicks(level.p)!;
+      if (level.q > (priceTicks === ownTicks ? this.p.sizeLots : 0)) return priceTicks;
     }
     return undefined;
   }

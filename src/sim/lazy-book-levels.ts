@@ -3,6 +3,7 @@ import type { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { LevelChangeLog } from '../venue/level-change-log.ts';
 import type { BookLevel } from '../wire/market-data.ts';
+import { SIDE_TICKS } from '../strategy/book-ticks.ts';
 
 /**
  * One side of a LEVEL_2 book update for an in-process strategy, captured as numbers when the
@@ -16,6 +17,9 @@ import type { BookLevel } from '../wire/market-data.ts';
  * To the strategy it is an array of `BookLevel`: indexing, `length`, iteration, `map`,
  * `JSON.stringify` all behave as on a plain array; a write of any kind (`sort`, `push`, an
  * assignment) first renders every level, then works on the plain array underneath.
+ *
+ * The capture itself is offered as the side's `SideTicks` (`sideTicks(levels)`), so a strategy
+ * can read prices in ticks without rendering or parsing any text; not once the array was written.
  */
 export class CapturedSide {
   private constructor(
@@ -232,6 +236,8 @@ function indexOf(key: string | symbol): number {
 class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
   /** Once every level is rendered (or the array was written to), the proxy is a plain array. */
   private whole = false;
+  /** Set by any write: the levels may then differ from the capture, which is no longer offered. */
+  private written = false;
 
   constructor(
     private readonly side: CapturedSide,
@@ -239,6 +245,7 @@ class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
   ) {}
 
   get(target: BookLevel[], key: string | symbol, receiver: unknown): unknown {
+    if (key === SIDE_TICKS) return this.written ? undefined : this.side;
     if (!this.whole) {
       const i = indexOf(key);
       if (i >= 0 && i < this.side.length) return target[i] ?? this.render(target, i);
@@ -255,16 +262,19 @@ class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
   }
 
   set(target: BookLevel[], key: string | symbol, value: unknown, receiver: unknown): boolean {
+    this.written = true;
     this.renderAll(target);
     return Reflect.set(target, key, value, receiver);
   }
 
   deleteProperty(target: BookLevel[], key: string | symbol): boolean {
+    this.written = true;
     this.renderAll(target);
     return Reflect.deleteProperty(target, key);
   }
 
   defineProperty(target: BookLevel[], key: string | symbol, attributes: PropertyDescriptor): boolean {
+    this.written = true;
     this.renderAll(target);
     return Reflect.defineProperty(target, key, attributes);
   }

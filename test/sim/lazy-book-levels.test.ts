@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OrderBook } from '../../src/book/order-book.ts';
 import { TickSize } from '../../src/core/price.ts';
 import { CapturedSide } from '../../src/sim/lazy-book-levels.ts';
+import { sideTicks } from '../../src/strategy/book-ticks.ts';
 import { bookUpdate } from '../../src/venue/wire-forms.ts';
 import type { Market } from '../../src/venue/market.ts';
 
@@ -101,5 +102,31 @@ describe('lazily rendered LEVEL_2 levels', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('offer their prices in ticks and quantities in lots, the same levels the text lists, without rendering any', () => {
+    fc.assert(
+      fc.property(sides, ([bids, asks]) => {
+        const book = bookOf(bids, asks);
+        const want = eager(book);
+        for (const [side, levels] of [['B', want.b], ['S', want.a]] as const) {
+          const view = CapturedSide.of(book, side).levels(tick);
+          const ticks = sideTicks(view)!;
+          expect(ticks.length).toBe(levels.length);
+          expect(Array.from({ length: ticks.length }, (_, i) => [ticks.priceTicks[i], ticks.qtyLots[i]])).toEqual(levels.map((l) => [tick.toTicks(l.p), l.q]));
+          expect(JSON.stringify(view)).toBe(JSON.stringify(levels)); // the symbol key is not part of the wire form
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('stop offering ticks once written to, and a plain array never offers them', () => {
+    const book = bookOf([[1, 2], [3, 4]], [[0, 1]]);
+    const view = CapturedSide.of(book, 'B').levels(tick);
+    expect(sideTicks(view)).toBeDefined();
+    view.reverse();
+    expect(sideTicks(view)).toBeUndefined();
+    expect(sideTicks(eager(book).b)).toBeUndefined();
   });
 });
