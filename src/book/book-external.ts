@@ -115,39 +115,6 @@ export abstract class BookExternal extends BookCore {
     }
   }
 
-  /**
-   * Gives the last entry of its level's queue, an order, a new id and more lots, in place: the
-   * same book as placing `newId` at its price with `qtyLots` and then canceling it (it was last
-   * and stays last), without a new record, a level lookup or a match. False, and nothing
-   * changed, when a live order or the recorded quantity is behind it.
-   */
-  raiseLast(orderId: number, newId: number, qtyLots: number): boolean {
-    const o = this.ids.get(orderId);
-    if (o === Mark.None) return false;
-    const orders = this.orders;
-    const openLots = orders.field(o, Rec.Qty);
-    if (!Number.isSafeInteger(qtyLots) || qtyLots <= openLots) throw new RangeError(`raise order ${orderId} to ${qtyLots}: must be an integer above its ${openLots} lots`);
-    const levels = this.levels;
-    const data = orders.data;
-    const level = data[o + Rec.Level]!;
-    // Last among the live: canceled entries (quantity 0) may follow it in the ring.
-    const ring = levels.ring[level]!;
-    const mask = ring.length - 1;
-    const b = level * LevelRec.Stride;
-    const head = levels.rec[b + LevelRec.Head]!;
-    let at = head + levels.rec[b + LevelRec.Queued]! - 1;
-    while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
-    if (ring[at & mask] !== o || levels.rec[b + LevelRec.Ext]! > at - head) return false;
-    const id = smi(newId);
-    if (!this.ids.absent(id)) throw new RangeError(`order ${id} is already on the book`);
-    this.ids.take(orderId);
-    this.ids.add(id, o);
-    orders.setField(o, Rec.Id, id);
-    orders.setField(o, Rec.Qty, qtyLots);
-    levels.total[level] = smi(levels.total[level]! + (qtyLots - openLots));
-    return true;
-  }
-
   /** The orders ahead of the recorded quantity, it, then the orders behind it. */
   protected matchRecordedLevel(level: number, takerId: number, takerOwnerId: number, takerSideCode: number, qtyLots: number, out: BookEvents): number {
     const rec = this.levels.rec; // matching never allocates
