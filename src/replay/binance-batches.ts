@@ -1,6 +1,6 @@
 import type { BinanceRawStream } from './binance-raw.ts';
 import { BinanceDepthSync, type BinanceSyncedEvent } from './binance-depth-sync.ts';
-import type { Level } from './levels.ts';
+import type { Level, PackedLevels } from './levels.ts';
 import { MarketBatchArrays } from './market-batch.ts';
 import { KIND_BOOK, KIND_QUOTE, KIND_TRADE, SIDE_BUY, SIDE_NONE, SIDE_SELL, type MarketBatch } from './market-records.ts';
 
@@ -40,8 +40,11 @@ export async function* binanceBatches(stream: BinanceRawStream, symbol: string, 
         const exchNs = eventTs.get(e.line) ?? e.localTsNs;
         eventTs.delete(e.line);
         const first = row;
-        row = levels(out, row, SIDE_BUY, e.bids, e.localTsNs, exchNs);
-        row = levels(out, row, SIDE_SELL, e.asks, e.localTsNs, exchNs);
+        if (e.packed !== undefined) row = packedLevels(out, row, e.packed, e.localTsNs, exchNs);
+        else {
+          row = levels(out, row, SIDE_BUY, e.bids, e.localTsNs, exchNs);
+          row = levels(out, row, SIDE_SELL, e.asks, e.localTsNs, exchNs);
+        }
         if (e.reset && row === first) row = noLevel(out, row, e.localTsNs, exchNs);
         else if (e.reset) out.reset[first] = 1;
       } else if (e.kind === 'gap') {
@@ -75,7 +78,7 @@ export async function* binanceBatches(stream: BinanceRawStream, symbol: string, 
 
 function rowCount(synced: readonly BinanceSyncedEvent[]): number {
   let n = 0;
-  for (const e of synced) n += e.kind === 'book' ? Math.max(e.bids.length + e.asks.length, e.reset ? 1 : 0) : 1;
+  for (const e of synced) n += e.kind === 'book' ? Math.max(e.packed !== undefined ? e.packed.values.length / 2 : e.bids.length + e.asks.length, e.reset ? 1 : 0) : 1;
   return n;
 }
 
@@ -89,6 +92,21 @@ function levels(out: MarketBatchArrays, row: number, side: number, list: readonl
     out.side[row] = side;
     out.priceTicks[row] = list[i]!.priceTicks;
     out.qtyLots[row] = list[i]!.qtyLots;
+  }
+  return row;
+}
+
+/** Book rows of an update's packed levels (bids, then asks), from `row`; returns the next row. */
+function packedLevels(out: MarketBatchArrays, row: number, packed: PackedLevels, recvNs: bigint, exchNs: bigint): number {
+  const { values, bids } = packed;
+  for (let i = 0; i < values.length; i += 2, row++) {
+    out.kind[row] = KIND_BOOK;
+    out.recvNs[row] = recvNs;
+    out.exchNs[row] = exchNs;
+    out.reset[row] = 0;
+    out.side[row] = i < 2 * bids ? SIDE_BUY : SIDE_SELL;
+    out.priceTicks[row] = values[i]!;
+    out.qtyLots[row] = values[i + 1]!;
   }
   return row;
 }

@@ -42,6 +42,8 @@ export class ChunkDecoder {
     /** Book tickers for their times only (as `BinanceRawOptions.tickerTimesOnly`); else they are decoded in full. */
     private readonly tickerTimesOnly: boolean,
     private readonly full: (text: string, line: number) => BinanceRawEvent,
+    /** Diffs carry their levels as numbers (`packed`), with no object per level. */
+    private readonly packed = false,
   ) {
     this.tickScale = tick.priceScale;
     this.lotScale = lot.priceScale;
@@ -96,36 +98,35 @@ export class ChunkDecoder {
       return { kind: 'trade', localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, tradeId: h.tradeId, priceTicks, qtyLots, takerSide: h.maker ? 'S' : 'B' };
     }
     if (kind !== DEPTH) return undefined;
-    const bids = this.levels(b, h.bAt, h.bCount);
-    const asks = bids === undefined ? undefined : this.levels(b, h.aAt, h.aCount);
-    if (bids === undefined || asks === undefined) return undefined;
+    const values: number[] = new Array(2 * (h.bCount + h.aCount));
+    if (!this.levels(b, h.bAt, h.bCount, values, 0) || !this.levels(b, h.aAt, h.aCount, values, 2 * h.bCount)) return undefined;
     const localTsNs = receiptNs(b, start, h.recvEnd);
-    return { kind: 'depth', localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, firstUpdateId: h.firstUpdateId, finalUpdateId: h.finalUpdateId, prevFinalUpdateId: h.prevFinalUpdateId, bids, asks };
+    const common = { localTsNs, eventTsNs: this.ns(h.eMs), transactTsNs: BigInt(h.tMs) * NS_PER_MS, line, firstUpdateId: h.firstUpdateId, finalUpdateId: h.finalUpdateId, prevFinalUpdateId: h.prevFinalUpdateId };
+    if (this.packed) return { kind: 'depth', ...common, bids: NONE, asks: NONE, packed: { values, bids: h.bCount } };
+    return { kind: 'depth', ...common, bids: objects(values, 0, h.bCount), asks: objects(values, 2 * h.bCount, h.aCount) };
   }
 
   /**
-   * `count` levels of the list at `at` (its `[`; its shape checked by the scan), or undefined
-   * when one is not plainly on the steps. Each text is read once, byte by byte, to its closing
-   * quote (an `indexOf` per text, then the conversion, cost twice as much).
+   * `count` levels of the list at `at` (its `[`; its shape checked by the scan) into `out` from
+   * `offset` (price, quantity, …); false when one is not on the steps. Each text is read once,
+   * byte by byte, to its closing quote (an `indexOf` per text, then the conversion, cost twice as much).
    */
-  private levels(b: Buffer, at: number, count: number): Level[] | undefined {
-    const out: Level[] = new Array(count);
+  private levels(b: Buffer, at: number, count: number, out: number[], offset: number): boolean {
     let p = at + 3; // after `[["`
-    for (let i = 0; i < count; i++) {
-      const priceTicks = this.plainText(b, p, this.tickScale, this.tickDigits);
+    for (let i = 0, o = offset; i < count; i++, o += 2) {
+      let priceTicks = this.plainText(b, p, this.tickScale, this.tickDigits);
       const pEnd = this.textEnd;
       const q = pEnd + 3; // after `","`
-      const qtyLots = this.plainText(b, q, this.lotScale, this.lotDigits);
+      let qtyLots = this.plainText(b, q, this.lotScale, this.lotDigits);
       const qEnd = this.textEnd;
-      if (priceTicks < 0 || qtyLots < 0) {
-        const slowPrice = priceTicks < 0 ? decimalSteps(b.toString('latin1', p, pEnd), this.tick) : priceTicks;
-        const slowQty = qtyLots < 0 ? decimalSteps(b.toString('latin1', q, qEnd), this.lot) : qtyLots;
-        if (slowPrice === undefined || slowQty === undefined) return undefined;
-        out[i] = { priceTicks: slowPrice, qtyLots: slowQty };
-      } else out[i] = { priceTicks, qtyLots };
+      if (priceTicks < 0) priceTicks = decimalSteps(b.toString('latin1', p, pEnd), this.tick) ?? -1;
+      if (qtyLots < 0) qtyLots = decimalSteps(b.toString('latin1', q, qEnd), this.lot) ?? -1;
+      if (priceTicks < 0 || qtyLots < 0) return false;
+      out[o] = priceTicks;
+      out[o + 1] = qtyLots;
       p = qEnd + 5; // after `"],["`
     }
-    return out;
+    return true;
   }
 
   /**
@@ -204,3 +205,12 @@ export function receiptNs(b: Uint8Array, start: number, end: number): bigint {
 }
 
 const GIGA = 1_000_000_000n;
+
+const NONE: Level[] = [];
+
+/** `count` packed levels from `from` as objects. */
+function objects(values: readonly number[], from: number, count: number): Level[] {
+  const out: Level[] = new Array(count);
+  for (let i = 0; i < count; i++) out[i] = { priceTicks: values[from + 2 * i]!, qtyLots: values[from + 2 * i + 1]! };
+  return out;
+}

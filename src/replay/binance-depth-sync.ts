@@ -1,5 +1,5 @@
 import type { BinanceBookTicker, BinanceDepthDiff, BinanceDepthSnapshot, BinanceRawEvent, BinanceTrade } from './binance-raw.ts';
-import type { Level } from './levels.ts';
+import type { Level, PackedLevels } from './levels.ts';
 
 /**
  * Binance's rule for keeping a local order book from the diff-depth stream and a REST
@@ -26,6 +26,8 @@ export interface BinanceBookUpdate {
   finalUpdateId: number;
   bids: Level[];
   asks: Level[];
+  /** A diff's levels as numbers, when it carries them so (`BinanceDepthDiff.packed`): then `bids` / `asks` are empty. */
+  packed: PackedLevels | undefined;
   /** The line of the diff or snapshot this came from. */
   line: number;
 }
@@ -92,7 +94,7 @@ export class BinanceDepthSync {
     this.state = 'first';
     this.lastUpdateId = s.lastUpdateId;
     this.snapshotTsNs = s.localTsNs;
-    out.push({ kind: 'book', localTsNs: s.localTsNs, reset: true, finalUpdateId: s.lastUpdateId, bids: s.bids, asks: s.asks, line: s.line });
+    out.push({ kind: 'book', localTsNs: s.localTsNs, reset: true, finalUpdateId: s.lastUpdateId, bids: s.bids, asks: s.asks, packed: undefined, line: s.line });
     const waiting = this.buffer;
     this.buffer = [];
     for (const d of waiting) this.diff(d, out);
@@ -119,7 +121,7 @@ export class BinanceDepthSync {
     this.state = 'synced';
     this.lastUpdateId = d.finalUpdateId;
     const localTsNs = d.localTsNs < this.snapshotTsNs ? this.snapshotTsNs : d.localTsNs;
-    out.push({ kind: 'book', localTsNs, reset: false, finalUpdateId: d.finalUpdateId, bids: d.bids, asks: d.asks, line: d.line });
+    out.push({ kind: 'book', localTsNs, reset: false, finalUpdateId: d.finalUpdateId, bids: d.bids, asks: d.asks, packed: d.packed, line: d.line });
   }
 
   private gap(d: BinanceDepthDiff, expected: number, got: number, out: BinanceSyncedEvent[]): void {

@@ -7,7 +7,7 @@ import { ChunkDecoder } from './binance-chunk.ts';
 import { ChunkedStream } from './chunked-stream.ts';
 import { lastPlainIntField, plainIntField, scanStreamMessage, type ScannedData } from './binance-scan.ts';
 import { decimalSteps } from './fields.ts';
-import type { Level } from './levels.ts';
+import type { Level, PackedLevels } from './levels.ts';
 import { ReplayError, RowErrors } from './replay-error.ts';
 
 /**
@@ -38,6 +38,8 @@ export interface BinanceDepthDiff extends Common {
   prevFinalUpdateId: number;
   bids: Level[];
   asks: Level[];
+  /** With `packedLevels`: the levels, and `bids` / `asks` are empty. */
+  packed?: PackedLevels | undefined;
 }
 
 /** One trade; `takerSide` is 'S' when the buyer was the maker (`m`). */
@@ -84,6 +86,8 @@ export interface BinanceRawOptions {
    * line of any unusual shape is still decoded in full.
    */
   tickerTimesOnly?: boolean;
+  /** Diffs read in place carry their levels as numbers (`BinanceDepthDiff.packed`), for `binanceBatches`. */
+  packedLevels?: boolean;
 }
 
 /** The stream of events plus its bad-line counts (filled while iterating). */
@@ -100,7 +104,7 @@ export function readBinanceRaw(source: string | ByteSource, options: BinanceRawO
   const timesOnly = options.tickerTimesOnly === true;
   const stream = new ChunkedStream(() => {
     const full = new LineDecoder(bytes.name, tick, lot, timesOnly);
-    return events(bytes, new ChunkDecoder(tick, lot, timesOnly, (text, line) => full.decode(text, line)), errors);
+    return events(bytes, new ChunkDecoder(tick, lot, timesOnly, (text, line) => full.decode(text, line), options.packedLevels === true), errors);
   }) as BinanceRawStream;
   return Object.assign(stream, { errors });
 }

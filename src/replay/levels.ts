@@ -9,3 +9,12 @@ export interface Level {
   priceTicks: number;
   qtyLots: number;
 }
+
+/**
+ * One message's levels as numbers, with no object per level: price, quantity, price, quantity, …
+ * of its bids, then of its asks; the first `bids` pairs are the bids.
+ */
+export interface PackedLevels {
+  values: number[];
+  bids: number;
+}

@@ -127,7 +127,7 @@ async function openOne(s: Sniffed, options: RecordSourceOptions): Promise<Record
     case 'binance-raw': {
       const symbol = options.symbol ?? s.symbol ?? nameSymbol(path);
       const units = unitsFor(path, 'binance-raw', symbol, options);
-      const stream = readBinanceRaw(path, { ...units, skipBadRows, tickerTimesOnly: options.quotesBesideBookUnused === true });
+      const stream = readBinanceRaw(path, { ...units, skipBadRows, tickerTimesOnly: options.quotesBesideBookUnused === true, packedLevels: true });
       // Columns too: a replay of the capture alone reads them, with no object per level.
       return { ...source([path], 'binance-raw', binanceRecords(stream, symbol), { [symbol]: units }, stream.errors, 2, 'ignore'), batches: () => binanceBatches(stream, symbol) };
     }

@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { binanceLineDecoder, readBinanceRaw, type BinanceRawEvent } from '../../src/replay/binance-raw.ts';
 import { receiptNs } from '../../src/replay/binance-chunk.ts';
+import { binanceBatches } from '../../src/replay/binance-batches.ts';
+import { batchRecords, type MarketRecord } from '../../src/replay/market-records.ts';
 import type { ByteSource } from '../../src/replay/byte-source.ts';
 import { DEPTH, FULL, LineHeaders, TICKER, TRADE } from '../../src/replay/binance-headers.ts';
 import { lineChunks, textChunks } from '../../src/replay/line-chunks.ts';
@@ -139,6 +141,24 @@ describe('the chunk decoder of Binance captures', () => {
     // Of the bad lines only bad prices and quantities are of the plain shape: the decoder finds those.
     for (const bad of badLines) expect(kind(bad), bad).toBe(/6000x\.0|1\.0001|60000\.05/.test(bad) ? (bad.includes('@trade') ? TRADE : DEPTH) : FULL);
   });
+
+  it('gives the same normalized rows with levels packed as numbers as with level objects', async () => {
+    await fc.assert(
+      fc.asyncProperty(capture, async (c) => {
+        const t = text(c);
+        const rows = async (packedLevels: boolean) => {
+          const stream = readBinanceRaw(source(Buffer.from(t, 'utf8'), c.cuts), { tickSize: c.tickSize, lotSize: '0.001', tickerTimesOnly: c.tickerTimesOnly, skipBadRows: true, packedLevels });
+          const out: MarketRecord[] = [];
+          for await (const b of binanceBatches(stream, 'BTCUSDT')) out.push(...batchRecords(b));
+          return out;
+        };
+        const packed = await rows(true);
+        expect(packed).toEqual(await rows(false));
+        if (!c.tickerTimesOnly) expect(packed.filter((r) => r.kind === 'quote').length).toBe(t.split('\n').filter((l) => l.includes('@bookTicker') && !l.includes('"u":"x"')).length);
+      }),
+      { numRuns: 150, seed: 9021 },
+    );
+  }, 60_000);
 
   it('reads a receipt time of 1 to 19 digits exactly', () => {
     fc.assert(
