@@ -12,13 +12,23 @@ import type { NewOrder, OrderFeed } from '../wire/order.ts';
  * promises returned by its callbacks); `dirty` is set when one settled or a callback returned
  * a promise, i.e. when microtasks are queued that the runner must drain before the next event.
  */
+/** A port whose timers can call one function with an argument (`InProcessPort.setTimerWith`). */
+interface TimersWith {
+  setTimerWith<T>(delayNs: number, fn: (arg: T) => void, arg: T): () => void;
+}
+
 export class TrackedPort implements ExchangePort {
   outstanding = 0;
   dirty = false;
   /** Errors thrown by promises the strategy's callbacks returned (the runner rethrows the first). */
   readonly errors: unknown[] = [];
 
-  constructor(private readonly inner: ExchangePort) {}
+  /** The inner port's timers with an argument, where it has them (the in-process port). */
+  private readonly timersWith: TimersWith | undefined;
+
+  constructor(private readonly inner: ExchangePort) {
+    this.timersWith = typeof (inner as Partial<TimersWith>).setTimerWith === 'function' ? (inner as ExchangePort & TimersWith) : undefined;
+  }
 
   get username(): string {
     return this.inner.username;
@@ -81,8 +91,12 @@ export class TrackedPort implements ExchangePort {
   }
 
   setTimer(delayNs: number, fn: () => void): () => void {
+    if (this.timersWith !== undefined) return this.timersWith.setTimerWith(delayNs, this.runTimer, fn);
     return this.inner.setTimer(delayNs, () => this.call(fn, undefined));
   }
+
+  /** A strategy's timer firing: one function for every timer, the strategy's own as its argument. */
+  private readonly runTimer = (fn: () => unknown): void => this.call(fn, undefined);
 
   /** Runs a strategy callback: an exception is kept for the runner rather than thrown into the clock. */
   private call<T>(fn: (arg: T) => unknown, arg: T): void {
@@ -105,17 +119,18 @@ export class TrackedPort implements ExchangePort {
   /** Counts `promise` as outstanding until it settles, and marks the settlement. */
   track<T>(promise: Promise<T>): Promise<T> {
     this.outstanding++;
-    return promise.then(
-      (value) => {
-        this.outstanding--;
-        this.dirty = true;
-        return value;
-      },
-      (error: unknown) => {
-        this.outstanding--;
-        this.dirty = true;
-        throw error;
-      },
-    );
+    return promise.then(this.settled, this.failed) as Promise<T>;
   }
+
+  // `track`'s reactions, made once per port rather than twice per call.
+  private readonly settled = (value: unknown): unknown => {
+    this.outstanding--;
+    this.dirty = true;
+    return value;
+  };
+  private readonly failed = (error: unknown): never => {
+    this.outstanding--;
+    this.dirty = true;
+    throw error;
+  };
 }

@@ -20,6 +20,7 @@ import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '..
 import type { OrderEvent } from '../venue/order-events.ts';
 import { NoteRecord, writeNote } from './order-notes.ts';
 import { InFlightRing } from './in-flight-ring.ts';
+import { RequestPool, type PortRequest } from './port-request.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -70,6 +71,8 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   /** Arrival time of the latest message per channel (FIFO). */
   private readonly toVenue: PortChannel;
   private readonly toStrategy: PortChannel;
+  /** Records of `call`'s requests in flight, reused. */
+  private readonly requests = new RequestPool();
 
   constructor(
     private readonly venue: Venue,
@@ -104,58 +107,81 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   }
 
   instruments(): Promise<InstrumentInfo[]> {
-    return this.call(() => this.venue.markets.map(toInstrumentInfo));
+    return this.call(this.instrumentsNow, undefined);
   }
 
   insertOrder(order: NewOrder): Promise<string> {
-    return this.call(() => {
-      const problem = newOrderProblem(order);
-      if (problem !== undefined) throw new PortError(`invalid order: ${problem}`);
-      return this.venue.placeOrderId(this.account, {
-        symbol: order.symbol,
-        price: order.price,
-        quantity: order.quantity,
-        side: order.side,
-        timeInForce: order.timeInForce,
-        postOnly: order.postOnly ?? false,
-      });
-    }, order);
+    return this.call(this.insertNow, order, order);
   }
 
   cancelOrder(orderId: string): Promise<void> {
-    return this.call(() => void this.venue.cancelOrder(this.account, orderId));
+    return this.call(this.cancelNow, orderId);
   }
 
   cancelAll(): Promise<{ successful: string[]; failed: string[] }> {
-    return this.call(() => this.venue.cancelAll(this.account));
+    return this.call(this.cancelAllNow, undefined);
   }
 
   openOrders() {
-    return this.call(() => this.venue.openOrders(this.account).map(toRestOrder));
+    return this.call(this.openOrdersNow, undefined);
   }
 
   riskSnapshot() {
-    return this.call(() => this.venue.riskSnapshot(this.account));
+    return this.call(this.riskSnapshotNow, undefined);
+  }
+
+  // The requests as they run at the venue: methods, so a request makes no closure (`call`).
+  private instrumentsNow(): InstrumentInfo[] {
+    return this.venue.markets.map(toInstrumentInfo);
+  }
+
+  private insertNow(order: NewOrder): string {
+    const problem = newOrderProblem(order);
+    if (problem !== undefined) throw new PortError(`invalid order: ${problem}`);
+    return this.venue.placeOrderId(this.account, {
+      symbol: order.symbol,
+      price: order.price,
+      quantity: order.quantity,
+      side: order.side,
+      timeInForce: order.timeInForce,
+      postOnly: order.postOnly ?? false,
+    });
+  }
+
+  private cancelNow(orderId: string): void {
+    void this.venue.cancelOrder(this.account, orderId);
+  }
+
+  private cancelAllNow(): { successful: string[]; failed: string[] } {
+    return this.venue.cancelAll(this.account);
+  }
+
+  private openOrdersNow() {
+    return this.venue.openOrders(this.account).map(toRestOrder);
+  }
+
+  private riskSnapshotNow() {
+    return this.venue.riskSnapshot(this.account);
   }
 
   mtmPrices(symbol: string, startNs: bigint, endNs: bigint): Promise<MarkPriceRecord[]> {
-    return this.call(() => this.venue.mtmPrices(symbol, startNs, endNs));
+    return this.call(() => this.venue.mtmPrices(symbol, startNs, endNs), undefined);
   }
 
   fundingRates(symbol: string, startNs: bigint, endNs: bigint): Promise<FundingRateRecord[]> {
-    return this.call(() => this.venue.fundingRates(symbol, startNs, endNs));
+    return this.call(() => this.venue.fundingRates(symbol, startNs, endNs), undefined);
   }
 
   candles(symbol: string, interval: string, startNs: bigint, endNs: bigint): Promise<CandleRecord[]> {
-    return this.call(() => this.venue.candles(symbol, interval, startNs, endNs).candles);
+    return this.call(() => this.venue.candles(symbol, interval, startNs, endNs).candles, undefined);
   }
 
   subscribe(symbol: string, level: MarketDataLevel, options?: SubscribeOptions): Promise<void> {
-    return this.call(() => this.subscribeNow(symbol, level, options));
+    return this.call(() => this.subscribeNow(symbol, level, options), undefined);
   }
 
   unsubscribe(symbol: string): Promise<void> {
-    return this.call(() => this.unsubscribeNow(symbol));
+    return this.call(this.unsubscribeNow, symbol);
   }
 
   /** @internal `subscribe` as it runs at the venue (`call`'s or a one-way request's). */
@@ -212,23 +238,42 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
     return () => void this.clock.cancel(event);
   }
 
-  /** Request → venue → response, each leg after a sampled latency. */
-  private call<T>(fn: () => T, order?: NewOrder): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.send(this.toVenue, () => {
-        let outcome: { ok: true; value: T } | { ok: false; error: Error };
-        try {
-          outcome = { ok: true, value: fn() };
-        } catch (e) {
-          // A command that failed midway was rolled back whole (venue/command-log.ts): the strategy
-          // hears it as a refusal, as a wire client hears the 500 saying nothing changed.
-          if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError || e instanceof CommandFailedError)) throw e;
-          outcome = { ok: false, error: e };
-        }
-        this.send(this.toStrategy, () => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)), undefined, order);
-      }, undefined, order);
-    });
+  /**
+   * `setTimer` that calls `fn(arg)`: a caller wrapping every timer (the backtest's tracked port)
+   * passes one wrapper and the strategy's function as `arg`, no closure per timer.
+   */
+  setTimerWith<T>(delayNs: number, fn: (arg: T) => void, arg: T): () => void {
+    const event = this.clock.scheduleIn(delayNs, fn, arg);
+    return () => void this.clock.cancel(event);
   }
+
+  /**
+   * Request → venue → response, each leg after a sampled latency: `op(arg)` runs at the venue
+   * with the port as `this`, and its value or refusal settles the promise on arrival. One
+   * reused record carries the request both ways (`port-request.ts`).
+   */
+  private call<A, T>(op: (this: InProcessPort, arg: A) => T, arg: A, order?: NewOrder): Promise<T> {
+    const r = this.requests.take(op as (arg: unknown) => unknown, arg, order);
+    const promise = r.promise as Promise<T>;
+    this.send(this.toVenue, this.runRequest, r, order);
+    return promise;
+  }
+
+  private readonly runRequest = (r: PortRequest): void => {
+    try {
+      r.result = r.op.call(this, r.arg);
+      r.ok = true;
+    } catch (e) {
+      // A command that failed midway was rolled back whole (venue/command-log.ts): the strategy
+      // hears it as a refusal, as a wire client hears the 500 saying nothing changed.
+      if (!(e instanceof VenueQueryError || e instanceof PortError || e instanceof RangeError || e instanceof CommandFailedError)) throw e;
+      r.result = e;
+      r.ok = false;
+    }
+    this.send(this.toStrategy, this.runAnswer, r, r.order);
+  };
+
+  private readonly runAnswer = (r: PortRequest): void => this.requests.answer(r);
 
   /**
    * Sends `fn(arg)` down `channel` (see `PortChannel`: a latency sample, never overtaking the
