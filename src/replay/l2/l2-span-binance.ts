@@ -1,13 +1,13 @@
 import { TickSize } from '../../core/price.ts';
-import { binanceLineDecoder, type BinanceDepthDiff, type BinanceRawEvent } from '../binance-raw.ts';
+import { binanceLineDecoder, type BinanceDepthDiff } from '../binance-raw.ts';
 import { receiptNs } from '../binance-chunk.ts';
 import { DEPTH, FULL, LineHeaders, TICKER, TRADE } from '../binance-headers.ts';
 import { textChunks } from '../line-chunks.ts';
-import { BinanceDepthSync, type BinanceSyncedEvent } from '../binance-depth-sync.ts';
 import { decimalSteps } from '../fields.ts';
 import { fileSource } from '../file-source.ts';
 import type { Level } from '../levels.ts';
-import { emptySpan, type RecordingSpan } from './l2-span.ts';
+import type { RecordingSpan } from './l2-span.ts';
+import { SpanOfRows } from './span-of-rows.ts';
 
 /**
  * The span (`l2-span.ts`) of one Binance raw capture as `scanL2Span` gives it through the whole
@@ -29,10 +29,6 @@ export async function binanceRawSpan(path: string, tickSize: string, lotSize: st
   const decode = binanceLineDecoder(path, tickSize, lotSize, true);
   const tick = new TickSize(tickSize);
   const scan = new SpanOfRows(market);
-  const sync = new BinanceDepthSync();
-  const synced: BinanceSyncedEvent[] = [];
-  /** Exchange time (`E`, ms) of each depth line the sync still holds. */
-  const eventMs = new Map<number, number>();
   const h = new LineHeaders();
   let line = 0;
   for await (const bytes of textChunks(fileSource(path))) {
@@ -55,31 +51,14 @@ export async function binanceRawSpan(path: string, tickSize: string, lotSize: st
         const e = decode(bytes.toString('utf8', start, end), line);
         if (e.kind === 'bookTicker') scan.quote(Number(e.eventTsNs / NS_PER_MS));
         else if (e.kind === 'trade') scan.trade(e.localTsNs, Number(e.eventTsNs / NS_PER_MS), e.priceTicks);
-        else depth(e, Number(e.eventTsNs / NS_PER_MS));
+        else scan.depth(e, Number(e.eventTsNs / NS_PER_MS));
       } else if (kind === TICKER) scan.quote(h.eMs);
       else if (kind === TRADE) scan.trade(receiptNs(bytes, start, h.recvEnd), h.eMs, priceTicks);
-      else depth(diffOf(h, receiptNs(bytes, start, h.recvEnd), line, needPrice ? { priceTicks, qtyLots: NaN } : UNREAD), h.eMs);
+      else scan.depth(diffOf(h, receiptNs(bytes, start, h.recvEnd), line, needPrice ? { priceTicks, qtyLots: NaN } : UNREAD), h.eMs);
       start = next;
     }
   }
   return scan.span;
-
-  function depth(e: BinanceRawEvent, ms: number): void {
-    eventMs.set(e.line, ms);
-    sync.push(e, synced);
-    // The sync hands on book updates and gaps.
-    for (const s of synced) {
-      if (s.kind !== 'book' && s.kind !== 'gap') continue;
-      const ms = eventMs.get(s.line)!;
-      // A gapped diff waits for the next snapshot, and may gap again: its time stays known.
-      if (s.kind === 'gap') scan.book(s.localTsNs, ms, true, undefined);
-      else {
-        eventMs.delete(s.line);
-        scan.book(s.localTsNs, ms, s.reset, s.bids[0] ?? s.asks[0]);
-      }
-    }
-    synced.length = 0;
-  }
 }
 
 const NS_PER_MS = 1_000_000n;
@@ -100,48 +79,4 @@ function diffOf(h: LineHeaders, localTsNs: bigint, line: number, first: Level): 
   const asks = h.aLevels ? [h.bLevels ? UNREAD : first] : NONE;
   const eventTsNs = BigInt(h.eMs) * NS_PER_MS;
   return { kind: 'depth', localTsNs, eventTsNs, transactTsNs: eventTsNs, line, firstUpdateId: h.firstUpdateId, finalUpdateId: h.finalUpdateId, prevFinalUpdateId: h.prevFinalUpdateId, bids, asks };
-}
-
-/** What `normalize.ts` → `mergeSources` → `L2ColumnBuilder` → `addBatchToSpan` make of the synced rows, kept as a span. */
-class SpanOfRows {
-  readonly span = emptySpan();
-  /** The merge's floor: the latest exchange time (ms) of any record so far (quotes too). */
-  private floorMs = -Infinity;
-  /** The open book row's receive and exchange time (a book message of the same times joins it); none after any other record. */
-  private openRecvNs: bigint | undefined;
-  private openMs = 0;
-
-  constructor(private readonly market: number) {}
-
-  quote(ms: number): void {
-    if (ms > this.floorMs) this.floorMs = ms;
-    this.openRecvNs = undefined;
-  }
-
-  trade(recvNs: bigint, ms: number, priceTicks: number): void {
-    this.quote(ms);
-    this.row(recvNs, ms);
-    this.span.firstPriceTicks[this.market] ??= priceTicks;
-  }
-
-  /** A book update (its first level, undefined when it has none); one that sets nothing makes no record. */
-  book(recvNs: bigint, ms: number, reset: boolean, first: Level | undefined): void {
-    if (!reset && first === undefined) return;
-    if (ms > this.floorMs) this.floorMs = ms;
-    if (reset || this.openRecvNs !== recvNs || this.openMs !== ms) {
-      this.row(recvNs, ms);
-      this.openRecvNs = recvNs;
-      this.openMs = ms;
-    }
-    if (first !== undefined) this.span.firstPriceTicks[this.market] ??= first.priceTicks;
-  }
-
-  private row(recvNs: bigint, ms: number): void {
-    const span = this.span;
-    const tsNs = BigInt(this.floorMs) * NS_PER_MS;
-    if (span.events++ === 0) span.firstNs = tsNs;
-    span.lastNs = tsNs;
-    const delayNs = recvNs - BigInt(ms) * NS_PER_MS;
-    if (delayNs < span.minFeedDelayNs) span.minFeedDelayNs = delayNs;
-  }
 }
