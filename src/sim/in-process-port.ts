@@ -1,5 +1,4 @@
 import type { SimClock } from '../clock/sim-clock.ts';
-import { toInstrumentInfo, toRestOrder } from '../venue/wire-forms.ts';
 import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
 import type { InstantBatch } from '../venue/md-instants.ts';
@@ -8,7 +7,6 @@ import type { ExchangePort, MarketDataHandlerOptions, OneWayRequests, SubscribeO
 import { OneWayPort } from './one-way-port.ts';
 import { depthProblem, type MarketDataLevel, type MarketDataMessage } from '../wire/market-data.ts';
 import type { NewOrder, OrderFeed } from '../wire/order.ts';
-import { newOrderProblem } from './new-order-check.ts';
 import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
 import { PortMarketData } from './port-market-data.ts';
@@ -21,6 +19,7 @@ import type { OrderEvent } from '../venue/order-events.ts';
 import { NoteRecord, writeNote } from './order-notes.ts';
 import { InFlightRing } from './in-flight-ring.ts';
 import { RequestPool, type PortRequest } from './port-request.ts';
+import { cancelAllAtVenue, cancelAtVenue, insertAtVenue, instrumentsAtVenue, openOrdersAtVenue, PortError, riskSnapshotAtVenue } from './port-venue-ops.ts';
 
 export interface InProcessPortOptions {
   /** One-way delay of requests and responses on the order path (and of order feeds). */
@@ -29,8 +28,7 @@ export interface InProcessPortOptions {
   marketDataLatency?: LatencyModel;
 }
 
-/** A port call failed at the venue (unknown symbol, bad range, ...). */
-export class PortError extends Error {}
+export { PortError };
 
 /**
  * The ExchangePort over the simulated venue, on the sim clock. Every request travels to the
@@ -75,8 +73,10 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   private readonly requests = new RequestPool();
 
   constructor(
-    private readonly venue: Venue,
-    private readonly account: Account,
+    /** @internal What the requests run on (`port-venue-ops.ts`). */
+    readonly venue: Venue,
+    /** @internal */
+    readonly account: Account,
     options: InProcessPortOptions = {},
   ) {
     this.username = account.username;
@@ -107,61 +107,27 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
   }
 
   instruments(): Promise<InstrumentInfo[]> {
-    return this.call(this.instrumentsNow, undefined);
+    return this.call(instrumentsAtVenue, undefined);
   }
 
   insertOrder(order: NewOrder): Promise<string> {
-    return this.call(this.insertNow, order, order);
+    return this.call(insertAtVenue, order, order);
   }
 
   cancelOrder(orderId: string): Promise<void> {
-    return this.call(this.cancelNow, orderId);
+    return this.call(cancelAtVenue, orderId);
   }
 
   cancelAll(): Promise<{ successful: string[]; failed: string[] }> {
-    return this.call(this.cancelAllNow, undefined);
+    return this.call(cancelAllAtVenue, undefined);
   }
 
   openOrders() {
-    return this.call(this.openOrdersNow, undefined);
+    return this.call(openOrdersAtVenue, undefined);
   }
 
   riskSnapshot() {
-    return this.call(this.riskSnapshotNow, undefined);
-  }
-
-  // The requests as they run at the venue: methods, so a request makes no closure (`call`).
-  private instrumentsNow(): InstrumentInfo[] {
-    return this.venue.markets.map(toInstrumentInfo);
-  }
-
-  private insertNow(order: NewOrder): string {
-    const problem = newOrderProblem(order);
-    if (problem !== undefined) throw new PortError(`invalid order: ${problem}`);
-    return this.venue.placeOrderId(this.account, {
-      symbol: order.symbol,
-      price: order.price,
-      quantity: order.quantity,
-      side: order.side,
-      timeInForce: order.timeInForce,
-      postOnly: order.postOnly ?? false,
-    });
-  }
-
-  private cancelNow(orderId: string): void {
-    void this.venue.cancelOrder(this.account, orderId);
-  }
-
-  private cancelAllNow(): { successful: string[]; failed: string[] } {
-    return this.venue.cancelAll(this.account);
-  }
-
-  private openOrdersNow() {
-    return this.venue.openOrders(this.account).map(toRestOrder);
-  }
-
-  private riskSnapshotNow() {
-    return this.venue.riskSnapshot(this.account);
+    return this.call(riskSnapshotAtVenue, undefined);
   }
 
   mtmPrices(symbol: string, startNs: bigint, endNs: bigint): Promise<MarkPriceRecord[]> {
