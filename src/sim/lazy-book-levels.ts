@@ -4,6 +4,7 @@ import type { Side } from '../core/types.ts';
 import type { LevelChangeLog } from '../venue/level-change-log.ts';
 import type { BookLevel } from '../wire/market-data.ts';
 import { SIDE_TICKS } from '../strategy/book-ticks.ts';
+import { firstAtOrAbove, firstAtOrBelow } from './sorted-prices.ts';
 
 /**
  * One side of a LEVEL_2 book update for an in-process strategy, captured as numbers when the
@@ -179,30 +180,6 @@ export class L2Capture {
     this.logEnd = log?.end ?? 0;
     return this.bids !== lastBids || this.asks !== lastAsks;
   }
-}
-
-/** In `prices` (falling) from `from` on, the first index whose price is ≤ `p` (`length` if none). */
-function firstAtOrBelow(prices: Float64Array, p: number, from: number): number {
-  let lo = from;
-  let hi = prices.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (prices[mid]! > p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** In `prices` (rising) from `from` on, the first index whose price is ≥ `p` (`length` if none). */
-function firstAtOrAbove(prices: Float64Array, p: number, from: number): number {
-  let lo = from;
-  let hi = prices.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (prices[mid]! < p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

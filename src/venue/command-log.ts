@@ -2,7 +2,8 @@ import { snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats
 import type { Side } from '../core/types.ts';
 import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
-import { OrderEvent, OrderEventRows, type OrderFeedType } from './order-events.ts';
+import { OrderEvent, type OrderFeedType } from './order-events.ts';
+import { OrderEventRows } from './order-event-rows.ts';
 import { TradeCursor, TradeRows } from './trade-record.ts';
 import { saveAverages, saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
 import { UndoJournal } from './undo-journal.ts';

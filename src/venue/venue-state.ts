@@ -6,7 +6,8 @@ import { CommandLog } from './command-log.ts';
 import type { Side } from '../core/types.ts';
 import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
-import type { OrderEventRows, OrderFeedType } from './order-events.ts';
+import type { OrderFeedType } from './order-events.ts';
+import type { OrderEventRows } from './order-event-rows.ts';
 import { B_IM_BIG, B_OFF_GRID, F_FILLED, F_MARKET, F_NANOS, F_PRICE, F_QTY, F_SEC, F_SEQ, OrderStore, ST_NEW, ST_PARTIAL } from './order-store.ts';
 import { OrderView } from './order-view.ts';
 

@@ -1,5 +1,5 @@
-import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { RecordBatch } from 'apache-arrow';
+import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import type { OrderEvent } from '../../venue/order-events.ts';
@@ -13,24 +13,8 @@ import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
 import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, splitTimestamp, type EventKind } from './schema.ts';
 
-/** Rows per record batch unless told otherwise. */
-export const DEFAULT_BATCH_ROWS = 65_536;
-
-/** How an `EventLogRecorder` hands over its batches. */
-export interface EventLogRecorderOptions {
-  /** Called with each full batch (and the last, partial one on `flush`), in order. */
-  onBatch(batch: RecordBatch): void;
-  /** Rows per batch (default 65,536): bounds the memory the log holds. */
-  batchRows?: number;
-  /**
-   * Reuse the column arrays for the next batch (default false). Much lighter on the garbage
-   * collector, but a batch is only valid until `onBatch` returns: set it when `onBatch`
-   * consumes the batch at once, as `EventLogFileWriter.write` does.
-   */
-  reuseBuffers?: boolean;
-  /** Extra schema metadata (`perpsim.*` keys are added); keep it deterministic. */
-  metadata?: Record<string, string>;
-}
+export { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
+import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
 
 /**
  * Records everything a venue announces as rows of the event log (see `schema.ts`), building

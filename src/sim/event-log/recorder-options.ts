@@ -1,0 +1,20 @@
+import type { RecordBatch } from 'apache-arrow';
+
+/** Rows per record batch unless told otherwise. */
+export const DEFAULT_BATCH_ROWS = 65_536;
+
+/** How an `EventLogRecorder` hands over its batches. */
+export interface EventLogRecorderOptions {
+  /** Called with each full batch (and the last, partial one on `flush`), in order. */
+  onBatch(batch: RecordBatch): void;
+  /** Rows per batch (default 65,536): bounds the memory the log holds. */
+  batchRows?: number;
+  /**
+   * Reuse the column arrays for the next batch (default false). Much lighter on the garbage
+   * collector, but a batch is only valid until `onBatch` returns: set it when `onBatch`
+   * consumes the batch at once, as `EventLogFileWriter.write` does.
+   */
+  reuseBuffers?: boolean;
+  /** Extra schema metadata (`perpsim.*` keys are added); keep it deterministic. */
+  metadata?: Record<string, string>;
+}
