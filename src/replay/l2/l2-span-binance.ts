@@ -2,7 +2,7 @@ import { TickSize } from '../../core/price.ts';
 import { binanceLineDecoder, type BinanceDepthDiff } from '../binance-raw.ts';
 import { receiptNs } from '../binance-chunk.ts';
 import { DEPTH, FULL, LineHeaders, TICKER, TRADE } from '../binance-headers.ts';
-import { textChunks } from '../line-chunks.ts';
+import { ChunkLines, textChunks } from '../line-chunks.ts';
 import { decimalSteps } from '../fields.ts';
 import { fileSource } from '../file-source.ts';
 import type { Level } from '../levels.ts';
@@ -31,19 +31,13 @@ export async function binanceRawSpan(path: string, tickSize: string, lotSize: st
   const scan = new SpanOfRows(market);
   const h = new LineHeaders();
   let line = 0;
+  const lines = new ChunkLines();
   for await (const bytes of textChunks(fileSource(path))) {
-    let backslash = bytes.indexOf(BACKSLASH);
-    for (let start = 0; start < bytes.length; ) {
-      const nl = bytes.indexOf(NEWLINE, start);
-      const next = nl < 0 ? bytes.length : nl + 1;
-      const end = nl < 0 ? bytes.length : nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
+    for (lines.reset(bytes); lines.advance(); ) {
       line++;
-      if (end === start) {
-        start = next;
-        continue;
-      }
-      if (backslash >= 0 && backslash < start) backslash = bytes.indexOf(BACKSLASH, start);
-      const kind = h.scan(bytes, start, end, backslash < 0 || backslash >= end);
+      const { start, end } = lines;
+      if (end === start) continue;
+      const kind = h.scan(bytes, start, end, lines.plain());
       const needPrice = scan.span.firstPriceTicks[market] === undefined;
       const priceTicks = needPrice && (kind === TRADE || (kind === DEPTH && (h.bLevels || h.aLevels))) ? decimalSteps(bytes.toString('latin1', h.priceStart, h.priceEnd), tick) : 0;
       if (kind === FULL || priceTicks === undefined) {
@@ -55,16 +49,12 @@ export async function binanceRawSpan(path: string, tickSize: string, lotSize: st
       } else if (kind === TICKER) scan.quote(h.eMs);
       else if (kind === TRADE) scan.trade(receiptNs(bytes, start, h.recvEnd), h.eMs, priceTicks);
       else scan.depth(diffOf(h, receiptNs(bytes, start, h.recvEnd), line, needPrice ? { priceTicks, qtyLots: NaN } : UNREAD), h.eMs);
-      start = next;
     }
   }
   return scan.span;
 }
 
 const NS_PER_MS = 1_000_000n;
-/** `\\` as a byte: a line with one is read by the full decoder (found with `Buffer.indexOf`: a search of the chunk string for it cost ~1.3 ns a char). */
-const BACKSLASH = 92;
-const NEWLINE = 10;
 /** The level that stands for levels not read (the market's first price is known by then). */
 const UNREAD: Level = { priceTicks: NaN, qtyLots: NaN };
 const NONE: Level[] = [];
