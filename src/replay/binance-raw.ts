@@ -232,9 +232,10 @@ class LineDecoder {
     return n;
   }
 
+  /** Binance's trade and update ids count up from 0: a negative one is a damaged line, not an id. */
   private id(data: Record<string, unknown>, key: string): number {
     const value = data[key];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw this.error(key, `${JSON.stringify(value)} is not a safe integer id`);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw this.error(key, `${JSON.stringify(value)} is not a non-negative integer id`);
     return value;
   }
 

@@ -51,6 +51,15 @@ describe('Binance raw capture reader', () => {
     expect((await collect(stream)).length).toBe(1);
     expect(stream.errors.skippedRows).toBe(2);
   });
+
+  it('refuses a negative trade or update id with its line and field (ids count up from 0)', async () => {
+    const trade = join(tmp, 'negative-trade.txt');
+    writeFileSync(trade, [lines[0], lines[1]!.replace('"t":42', '"t":-42')].join('\n'));
+    await expect(collect(readBinanceRaw(trade, { tickSize: '0.1', lotSize: '0.001' }))).rejects.toThrowError(`${trade}:2 column t: -42 is not a non-negative integer id`);
+    const diff = join(tmp, 'negative-pu.txt');
+    writeFileSync(diff, [lines[0], diffLine(14, 6, 7, -1)].join('\n'));
+    await expect(collect(readBinanceRaw(diff, { tickSize: '0.1', lotSize: '0.001' }))).rejects.toThrowError(`${diff}:2 column pu: -1 is not a non-negative integer id`);
+  });
 });
 
 /** A diff event for the sync state machine. */
