@@ -1,29 +1,9 @@
 import { NANOS_PER_SECOND, type TimeNs } from '../core/types.ts';
 import { EventHeap } from './event-heap.ts';
+import { ClockEvent, type ClockCallback, type ScheduledEvent } from './clock-event.ts';
+import { NowQueue } from './now-queue.ts';
 
-/** A callback run by the clock at its scheduled time, with the argument given to schedule. */
-export type ClockCallback<T> = (arg: T) => void;
-
-/** Handle of a scheduled event; pass it to `cancel`. */
-export interface ScheduledEvent {
-  /** Scheduled time, Unix seconds part. */
-  readonly sec: number;
-  /** Scheduled time, nanoseconds within the second. */
-  readonly nanos: number;
-  /** Insertion order: breaks ties between events at the same instant. */
-  readonly seq: number;
-}
-
-/** The handle `schedule*` returns: its time and seq, plus where the clock keeps its callback. */
-class ClockEvent implements ScheduledEvent {
-  constructor(
-    readonly sec: number,
-    readonly nanos: number,
-    readonly seq: number,
-    /** Index into the clock's callback arrays while the event is pending. */
-    readonly slot: number,
-  ) {}
-}
+export type { ClockCallback, ScheduledEvent } from './clock-event.ts';
 
 const NS_PER_S = 1_000_000_000;
 /** Below this many seconds, `sec × 10^9` is an exact double (`sec × 1953125 < 2^53`, times 2^9). */
@@ -42,10 +22,14 @@ const MAX_EXACT_SEC = 4_000_000_000;
  * collector); each has a slot, under which `fns` / `args` hold its callback. Cancel is O(1): it
  * clears the callback, and the heap drops the event when it reaches the top. A slot is reused
  * only after its event has left the heap, and a handle matches its slot only while the slot
- * still holds that handle's `seq`, so a stale handle can never cancel a later event.
+ * still holds that handle's `seq`, so a stale handle can never cancel a later event. Events for
+ * the current instant skip the heap: they go to a FIFO beside it (`NowQueue`, which says why
+ * the order is the same), and run after the heap's events of that instant.
  */
 export class SimClock {
   private readonly heap: EventHeap;
+  /** Pending events at the current time, pushed while the clock was at it. */
+  private readonly atNow = new NowQueue();
   /** Callback of the pending event in each heap slot; null when free or canceled. */
   private readonly fns: (ClockCallback<any> | null)[] = [];
   private readonly args: unknown[] = [];
@@ -97,6 +81,7 @@ export class SimClock {
   /** Time of the next live event, or undefined when idle. */
   nextEventNs(): TimeNs | undefined {
     this.dropCanceledTop();
+    if (this.atNow.size > 0) return this.nowNs;
     const heap = this.heap;
     if (heap.size === 0) return undefined;
     return BigInt(heap.topSec()) * NANOS_PER_SECOND + BigInt(heap.topNanos());
@@ -130,6 +115,11 @@ export class SimClock {
   /** Cancels a scheduled event. Returns false when it already ran or was canceled. */
   cancel(event: ScheduledEvent): boolean {
     const slot = (event as ClockEvent).slot;
+    if (slot < 0) {
+      if (!this.atNow.cancel(-1 - slot, event.seq)) return false;
+      this.live--;
+      return true;
+    }
     if (!this.heap.holds(slot, event.seq) || this.fns[slot] === null) return false;
     this.fns[slot] = null;
     this.args[slot] = undefined;
@@ -140,6 +130,11 @@ export class SimClock {
   /** Runs the next event, moving time to it. Returns false when there was none. */
   step(): boolean {
     this.dropCanceledTop();
+    if (this.atNow.size > 0) {
+      if (this.heapTopIsNow()) this.runTop();
+      else this.runAtNow();
+      return true;
+    }
     if (this.heap.size === 0) return false;
     this.runTop();
     return true;
@@ -157,7 +152,13 @@ export class SimClock {
     }
     let ran = 0;
     const heap = this.heap;
-    while (heap.size > 0) {
+    const atNow = this.atNow;
+    for (;;) {
+      if (atNow.size > 0) {
+        if (this.runNext()) ran++;
+        continue;
+      }
+      if (heap.size === 0) break;
       const topSec = heap.topSec();
       if (topSec > untilSec || (topSec === untilSec && heap.topNanos() > untilNanos)) break;
       if (this.runTop()) ran++;
@@ -171,7 +172,8 @@ export class SimClock {
   runUntilIdle(): number {
     let ran = 0;
     const heap = this.heap;
-    while (heap.size > 0) if (this.runTop()) ran++;
+    const atNow = this.atNow;
+    while (atNow.size > 0 || heap.size > 0) if (atNow.size > 0 ? this.runNext() : this.runTop()) ran++;
     return ran;
   }
 
@@ -199,9 +201,37 @@ export class SimClock {
     return true;
   }
 
+  /**
+   * With events in the now-queue: runs the heap's top if it is at the current time (pushed
+   * before the clock got here, so earlier in order), else the queue's oldest. Returns whether it ran.
+   */
+  private runNext(): boolean {
+    return this.heapTopIsNow() ? this.runTop() : this.runAtNow();
+  }
+
+  /** Takes the now-queue's oldest event and runs it unless it was canceled (time stays). */
+  private runAtNow(): boolean {
+    const atNow = this.atNow;
+    const fn = atNow.headFn();
+    const arg = atNow.headArg();
+    atNow.shift();
+    if (fn === null) return false;
+    this.live--;
+    fn(arg);
+    return true;
+  }
+
+  private heapTopIsNow(): boolean {
+    const heap = this.heap;
+    return heap.size > 0 && heap.topNanos() === this.nanos && heap.topSec() === this.sec;
+  }
+
+  /** Drops canceled events from the front of the heap and of the now-queue. */
   private dropCanceledTop(): void {
     const heap = this.heap;
     while (heap.size > 0 && this.fns[heap.topSlot()] === null) heap.pop();
+    const atNow = this.atNow;
+    while (atNow.size > 0 && atNow.headFn() === null) atNow.shift();
   }
 
   /** Sets `atSec` / `atNanos` to now + `delayNs` (a non-negative safe integer), exactly. */
@@ -235,6 +265,10 @@ export class SimClock {
 
   private pushSlot(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): number {
     const seq = this.nextSeq++;
+    if (nanos === this.nanos && sec === this.sec) {
+      this.live++;
+      return -1 - this.atNow.push(seq, fn, arg);
+    }
     const slot = this.heap.push(sec, nanos, seq);
     if (slot === this.fns.length) {
       this.fns.push(fn);
