@@ -59,13 +59,41 @@ export function runCommand(request: RunRequest): number | Promise<number> {
   return executeRun(request, request.quiet === true ? NO_PROGRESS : process.stderr).then((r) => printRun(r, wallStart));
 }
 
-function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: string; simNs: bigint }, wallStart: number): number {
+/** Where a run's wall time went, in ms (`perpsim run` prints it). */
+export interface RunWall {
+  /** Reading the scenario (and recordings) and building the simulation. */
+  buildMs: number;
+  /** Running the simulation with its recorder: the simulation thread's part. */
+  simulationMs: number;
+  /** Of `simulationMs`, waiting for the writer thread (its queue full). */
+  writerWaitMs: number;
+  /** After the run: waiting for the writer thread to write what is queued and the footer. */
+  writerCloseMs: number;
+}
+
+/**
+ * The wall-time line: the whole (process start to summary) and its parts. Start-up is the
+ * process's own (node and module loading) before the command ran; the rest is the summary.
+ * @internal Exported for its test.
+ */
+export function wallLine(totalMs: number, startupMs: number, wall: RunWall): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const restMs = Math.max(0, totalMs - startupMs - wall.buildMs - wall.simulationMs - wall.writerCloseMs);
+  return (
+    `since the process started ${s(totalMs)} = start-up ${s(startupMs)} + build ${s(wall.buildMs)} + simulation ${s(wall.simulationMs)}` +
+    ` (of it waiting for the writer thread ${s(wall.writerWaitMs)}) + writer thread finishing ${s(wall.writerCloseMs)} + summary ${s(restMs)}`
+  );
+}
+
+function printRun({ summary, outDir, simNs, wall }: { summary: RunSummary; outDir: string; simNs: bigint; wall: RunWall }, wallStart: number): number {
   const wallSeconds = (performance.now() - wallStart) / 1000;
   const simSeconds = Number(simNs / 1_000_000n) / 1000;
   const w = (line: string) => process.stdout.write(`${line}\n`);
   w(`perpsim run: ${summary.scenario}, seed ${summary.seed}, ${summary.duration} of sim time → ${outDir}`);
   w(`events ${summary.events} (trades ${summary.trades}, volume ${summary.volume} lots, liquidations ${summary.liquidations}), event log ${(summary.event_log_bytes / 1e6).toFixed(1)} MB (${Math.round(summary.event_log_bytes / Math.max(summary.events, 1))} bytes/event)`);
   w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(summary.events / wallSeconds)} events/s, ${Math.round(simSeconds / wallSeconds)} sim-s per wall-s`);
+  const cpu = process.cpuUsage();
+  w(`${wallLine(performance.now(), wallStart, wall)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (every thread)`);
   w(`state_hash: ${summary.state_hash}`);
   return 0;
 }
@@ -75,13 +103,16 @@ function printRun({ summary, outDir, simNs }: { summary: RunSummary; outDir: str
  * as fast as the machine allows, writing `events.arrow` and `summary.json` to the output
  * directory; progress goes to `progressOut`.
  */
-export async function executeRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint }> {
+export async function executeRun(request: RunRequest, progressOut: ProgressStream): Promise<{ summary: RunSummary; outDir: string; simNs: bigint; wall: RunWall }> {
+  const buildStart = performance.now();
   const { scenario, sim, built } = await buildRequestedRun(request);
-  return runBuilt(scenario, sim, request, progressOut, built.replayer);
+  const buildMs = performance.now() - buildStart;
+  const ran = runBuilt(scenario, sim, request, progressOut, built.replayer);
+  return { ...ran, wall: { ...ran.wall, buildMs } };
 }
 
 /** Runs a built simulation headless, writing the event log and summary. @internal Exported for its test. */
-export function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream, replayer: L2Replayer | undefined): { summary: RunSummary; outDir: string; simNs: bigint } {
+export function runBuilt(scenario: Scenario, sim: Simulation, request: RunRequest, progressOut: ProgressStream, replayer: L2Replayer | undefined): { summary: RunSummary; outDir: string; simNs: bigint; wall: RunWall } {
   const outDir = request.outDir ?? join('out', `run-${slug(scenario.name)}-${sim.seed}`);
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
@@ -90,6 +121,8 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   const writer = new ThreadedEventLogWriter(join(outDir, 'events.arrow'), { compression: 'lz4', facts: true });
   let recorder: EventLogRecorder;
   let closed: ClosedEventLog;
+  const simulationStart = performance.now();
+  let closeStart = NaN;
   try {
     recorder = attachEventLog(sim.venue, {
       onBatch: (batch) => writer.write(batch),
@@ -108,11 +141,13 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
     if (e instanceof ReplayError) throw new UsageError(`replay failed at ${formatTimestampNs(sim.clock.nowNs)} of the run (the event log in ${outDir} stops there): ${replayErrorLine(e)}`);
     throw e;
   } finally {
+    closeStart = performance.now();
     closed = writer.close();
   }
+  const wall: RunWall = { buildMs: 0, simulationMs: closeStart - simulationStart, writerWaitMs: writer.waitedMs, writerCloseMs: performance.now() - closeStart };
   const summary = summarize(sim, scenario, recorder, closed.bytesWritten, closed.facts as RunSummary['stylized_facts']);
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  return { summary, outDir, simNs: sim.endNs - sim.startNs };
+  return { summary, outDir, simNs: sim.endNs - sim.startNs, wall };
 }
 
 /**

@@ -44,6 +44,8 @@ export class ThreadedEventLogWriter {
   private readonly packer = new BatchPacker();
   private schemaSent = false;
   private result: ClosedEventLog | undefined;
+  /** Wall ms `write` has spent waiting for the thread (its queue full): the simulation held up. */
+  waitedMs = 0;
 
   /**
    * Creates (or truncates) `path` now, so a file that cannot be written fails here.
@@ -66,9 +68,13 @@ export class ThreadedEventLogWriter {
   write(batch: RecordBatch): void {
     if (this.result !== undefined) throw new Error(`${this.path}: event log already closed`);
     this.throwIfFailed();
-    for (let queued = Atomics.load(this.ctl, QUEUED); queued >= MAX_QUEUED; queued = Atomics.load(this.ctl, QUEUED)) {
-      this.throwIfFailed();
-      this.waitFor(QUEUED, queued);
+    if (Atomics.load(this.ctl, QUEUED) >= MAX_QUEUED) {
+      const waitStart = performance.now();
+      for (let queued = Atomics.load(this.ctl, QUEUED); queued >= MAX_QUEUED; queued = Atomics.load(this.ctl, QUEUED)) {
+        this.throwIfFailed();
+        this.waitFor(QUEUED, queued);
+      }
+      this.waitedMs += performance.now() - waitStart;
     }
     const transfer: ArrayBuffer[] = [];
     const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer) };

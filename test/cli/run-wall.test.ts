@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { executeRun, wallLine } from '../../src/cli/run-command.ts';
+import { tempDir } from './cli-helpers.ts';
+
+describe('perpsim run, where the wall time went', () => {
+  it('prints the whole and its parts, the summary being what the named parts leave', () => {
+    const line = wallLine(10_000, 500, { buildMs: 250, simulationMs: 8_000, writerWaitMs: 120, writerCloseMs: 1_000 });
+    expect(line).toBe(
+      'since the process started 10.00 s = start-up 0.50 s + build 0.25 s + simulation 8.00 s (of it waiting for the writer thread 0.12 s) + writer thread finishing 1.00 s + summary 0.25 s',
+    );
+  });
+
+  it('measures each part of a run: none negative, the waiting inside the simulation', { timeout: 60_000 }, async () => {
+    const tmp = tempDir('perpsim-run-wall-');
+    try {
+      const { wall } = await executeRun({ scenario: 'default', seed: 3, durationNs: 30_000_000_000n, outDir: tmp.dir }, { write: () => true });
+      expect(wall.buildMs).toBeGreaterThan(0);
+      expect(wall.simulationMs).toBeGreaterThan(0);
+      expect(wall.writerWaitMs).toBeGreaterThanOrEqual(0);
+      expect(wall.writerWaitMs).toBeLessThanOrEqual(wall.simulationMs);
+      expect(wall.writerCloseMs).toBeGreaterThanOrEqual(0);
+    } finally {
+      tmp.remove();
+    }
+  });
+});
