@@ -1,5 +1,4 @@
 import { parseMoney, type Money } from '../core/money.ts';
-import { formatTimestampNs } from '../core/time.ts';
 import type { TimeNs } from '../core/types.ts';
 import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
@@ -9,8 +8,10 @@ import type { Simulation } from '../sim/simulation.ts';
 import { attachStrategy, type Strategy } from '../strategy/strategy.ts';
 import type { TouchTime } from './market-watch.ts';
 import { BacktestRecorder, type EquitySample, type FillRecord, type FundingRecordOfRun, type OrderCounts } from './recorder.ts';
-import { oneLine } from './strategy-module.ts';
+import { BacktestError, runEvents, settle, type Settling } from './settling.ts';
 import { TrackedPort } from './tracked-port.ts';
+
+export { BacktestError };
 
 const NS_PER_S = 1_000_000_000n;
 
@@ -38,6 +39,8 @@ export interface BacktestConfig {
   setup?: (sim: Simulation) => void;
   /** Called now and then with the sim time reached, the run's span and, on a recorded market, the records replayed (for progress bars). */
   onProgress?: (tNs: TimeNs, startNs: TimeNs, endNs: TimeNs, records: number | undefined) => void;
+  /** @internal How continuations run between events (`settling.ts`); tests compare the default with `every-event`. */
+  settling?: Settling;
 }
 
 /** Everything a backtest recorded; `metrics.ts` turns it into numbers. */
@@ -84,18 +87,15 @@ export function adaptiveSampleIntervalNs(durationNs: TimeNs): TimeNs {
   return SAMPLE_STEPS_S[SAMPLE_STEPS_S.length - 1]! * NS_PER_S;
 }
 
-/** The strategy did something the run cannot go on from (its own exception, or a hang at start). */
-export class BacktestError extends Error {}
-
 /**
  * Runs `strategy` in-process on a scenario: the scenario's venue and agents as
  * `buildRun` makes them, plus the strategy on its own account and in-process port (with
  * latency), deterministically.
  *
  * The clock runs one event at a time. After any event at which a port promise settled or a
- * strategy callback returned a promise, the runner lets every queued microtask run before the
- * next event, so code after `await port.insertOrder(...)` runs at the sim time the response
- * arrived, exactly as it would live. Strategies that never await cost nothing extra.
+ * strategy callback ran, the runner lets every queued microtask run before the next event
+ * (`settling.ts`), so code after `await port.insertOrder(...)` runs at the sim time the
+ * response arrived, exactly as it would live. Events with no strategy code cost nothing extra.
  */
 export async function runBacktest(strategy: Strategy, config: BacktestConfig): Promise<BacktestResult> {
   const runOptions: RunOptions = {};
@@ -127,16 +127,17 @@ export async function runBacktest(strategy: Strategy, config: BacktestConfig): P
   let ended = false;
   sim.clock.scheduleAt(sim.endNs, () => (ended = true));
   const onProgress = config.onProgress;
-  const events = await runEvents(sim, port, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs, built.replayer?.stats.events)));
+  const settling = config.settling ?? 'drain';
+  const events = await runEvents(sim.clock, port, settling, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs, built.replayer?.stats.events)));
   sim.clock.runUntil(sim.endNs); // the rest of the last instant
-  await settle(port);
+  await settle(port, settling);
   recorder.sample();
   onProgress?.(sim.endNs, sim.startNs, sim.endNs, built.replayer?.stats.events);
 
   const result = collect(sim, config, recorder, account, username, startingCash, interval, events);
   recorder.stop();
   if (stop === undefined) throw new BacktestError('the strategy never finished onStart');
-  await stopStrategy(sim, port, stop, config.stopGraceNs ?? 10n * NS_PER_S);
+  await stopStrategy(sim, port, settling, stop, config.stopGraceNs ?? 10n * NS_PER_S);
   inner.close();
   return result;
 }
@@ -150,60 +151,14 @@ function sampleEvery(sim: Simulation, recorder: BacktestRecorder, interval: Time
   tick();
 }
 
-/** Steps the clock until `done()`, settling the strategy's async work after each event that needs it. */
-async function runEvents(sim: Simulation, port: TrackedPort, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
-  let n = 0;
-  let nextProgress = PROGRESS_EVERY;
-  for (;;) {
-    const ran = stepWhileIdle(sim.clock, port, done);
-    n += ran;
-    if (ran === 0) return n; // done, or nothing left to run
-    await settle(port);
-    if (n >= nextProgress) {
-      nextProgress = n + PROGRESS_EVERY;
-      onProgress?.(sim.clock.nowNs);
-    }
-  }
-}
-
-const PROGRESS_EVERY = 1 << 16;
-
-/**
- * Runs events synchronously (a tight loop, no promise per event) until the strategy has async
- * work to settle, `done()`, or the clock is idle; returns how many ran.
- */
-function stepWhileIdle(clock: Simulation['clock'], port: TrackedPort, done: () => boolean): number {
-  let n = 0;
-  while (!done() && clock.step()) {
-    n++;
-    if (port.outstanding > 0 || port.dirty) break;
-    if (n >= PROGRESS_EVERY) break;
-  }
-  return n;
-}
-
-/**
- * Lets the strategy's continuations run at the current instant. A port promise that settled in
- * the last event has its reaction queued already, so one microtask turn shows whether anything
- * did (`dirty`); if so, a macrotask turn drains every microtask, chains included.
- */
-async function settle(port: TrackedPort): Promise<void> {
-  if (!port.dirty) await null;
-  while (port.dirty) {
-    port.dirty = false;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  if (port.errors.length > 0) throw new BacktestError(`the strategy failed at ${formatTimestampNs(port.now())}: ${oneLine(port.errors[0])}`);
-}
-
 /** Calls the strategy's onStop and runs the clock (at most `graceNs` past the end) until it returns. */
-async function stopStrategy(sim: Simulation, port: TrackedPort, stop: () => Promise<void>, graceNs: TimeNs): Promise<void> {
+async function stopStrategy(sim: Simulation, port: TrackedPort, settling: Settling, stop: () => Promise<void>, graceNs: TimeNs): Promise<void> {
   let stopped = false;
   const stopping = stop().then(() => void (stopped = true));
   port.watch(stopping);
-  await settle(port);
+  await settle(port, settling);
   const limit = sim.endNs + graceNs;
-  await runEvents(sim, port, () => stopped || sim.clock.nowNs > limit);
+  await runEvents(sim.clock, port, settling, () => stopped || sim.clock.nowNs > limit);
 }
 
 function collect(sim: Simulation, config: BacktestConfig, recorder: BacktestRecorder, account: ReturnType<Simulation['venue']['addUser']>, username: string, startingCash: Money, interval: TimeNs, events: number): BacktestResult {

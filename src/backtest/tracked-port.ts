@@ -17,6 +17,14 @@ interface TimersWith {
   setTimerWith<T>(delayNs: number, fn: (arg: T) => void, arg: T): () => void;
 }
 
+/**
+ * A port that settles its promises itself, inside clock events, and counts them
+ * (`InProcessPort.settlements`): the runner then knows right after an event whether one settled.
+ */
+interface CountsSettlements {
+  readonly settlements: number;
+}
+
 export class TrackedPort implements ExchangePort {
   outstanding = 0;
   dirty = false;
@@ -25,9 +33,42 @@ export class TrackedPort implements ExchangePort {
 
   /** The inner port's timers with an argument, where it has them (the in-process port). */
   private readonly timersWith: TimersWith | undefined;
+  /** The inner port's count of settled promises, where it keeps one (the in-process port). */
+  private readonly counted: CountsSettlements | undefined;
+  /** `counted.settlements` at the last `drained()`. */
+  private seenSettlements = 0;
+  /** A strategy callback ran since the last `drained()`. */
+  private ran = false;
 
   constructor(private readonly inner: ExchangePort) {
     this.timersWith = typeof (inner as Partial<TimersWith>).setTimerWith === 'function' ? (inner as ExchangePort & TimersWith) : undefined;
+    this.counted = typeof (inner as Partial<CountsSettlements>).settlements === 'number' ? (inner as ExchangePort & CountsSettlements) : undefined;
+  }
+
+  /**
+   * Whether the runner knows at once, after each event, if the strategy may have continuations
+   * queued (`mayContinue`): true over a port that counts its settlements (the in-process port).
+   * Otherwise a settlement shows only a microtask later (`dirty`, set by `track`'s reactions).
+   */
+  get knowsSettlements(): boolean {
+    return this.counted !== undefined;
+  }
+
+  /**
+   * Over a port that counts its settlements: whether the events run since `drained()` may have
+   * queued microtasks of the strategy's. Strategy code runs in an event only in a callback the
+   * port calls (`call`: feeds, market data, timers) or in the reactions of a port promise the
+   * event settled; with neither, the event queued none of its microtasks.
+   */
+  mayContinue(): boolean {
+    return this.ran || this.dirty || this.counted!.settlements !== this.seenSettlements;
+  }
+
+  /** The runner let every queued microtask run: nothing is left to continue. */
+  drained(): void {
+    this.ran = false;
+    this.dirty = false;
+    if (this.counted !== undefined) this.seenSettlements = this.counted.settlements;
   }
 
   get username(): string {
@@ -100,6 +141,7 @@ export class TrackedPort implements ExchangePort {
 
   /** Runs a strategy callback: an exception is kept for the runner rather than thrown into the clock. */
   private call<T>(fn: (arg: T) => unknown, arg: T): void {
+    this.ran = true;
     try {
       this.watch(fn(arg));
     } catch (e) {

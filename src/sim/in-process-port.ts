@@ -102,6 +102,15 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
     return this.clock.nowNs;
   }
 
+  /**
+   * Promises this port settled so far. It settles them only inside clock events, so a runner
+   * that steps the clock learns right after an event whether one settled (the backtest's
+   * `TrackedPort`), without waiting a microtask to see.
+   */
+  get settlements(): number {
+    return this.requests.settled;
+  }
+
   nowSeconds(): number {
     return this.clock.nowSeconds;
   }

@@ -28,6 +28,8 @@ function unset(): never {
 /** Free request records: a long run sends tens of thousands of requests through a handful of records. */
 export class RequestPool {
   private readonly free: PortRequest[] = [];
+  /** Promises settled so far (`answer`): the backtest runner reads it after each event. */
+  settled = 0;
 
   /** A record for a new request of `op(arg)`, with a new promise (`promise`) and its resolvers. */
   take(op: (arg: unknown) => unknown, arg: unknown, order: NewOrder | undefined): PortRequest {
@@ -47,6 +49,7 @@ export class RequestPool {
     r.op = r.resolve = r.reject = unset;
     r.arg = r.result = r.order = r.promise = undefined;
     this.free.push(r);
+    this.settled++;
     if (ok) resolve(result);
     else reject(result);
   }

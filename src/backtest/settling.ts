@@ -1,0 +1,114 @@
+import { formatTimestampNs } from '../core/time.ts';
+import type { SimClock } from '../clock/sim-clock.ts';
+import type { TimeNs } from '../core/types.ts';
+import { oneLine } from './strategy-module.ts';
+import type { TrackedPort } from './tracked-port.ts';
+
+/** The strategy did something the run cannot go on from (its own exception, or a hang at start). */
+export class BacktestError extends Error {}
+
+/**
+ * How the runner lets a strategy's continuations run between clock events.
+ * - `drain` (the default): after an event that may have queued the strategy's microtasks
+ *   (`TrackedPort.mayContinue`), one `drainMicrotasks`; no event-loop turn.
+ * - `every-event`: a macrotask (`setImmediate`) after every event, the plainest order-keeping
+ *   rule and the slowest; the reference the tests compare `drain` with.
+ */
+export type Settling = 'drain' | 'every-event';
+
+/** Events between progress reports (and the longest run of events between two awaits). */
+export const PROGRESS_EVERY = 1 << 16;
+
+/** Steps the clock until `done()`, settling the strategy's async work after each event that needs it. */
+export async function runEvents(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
+  let n = 0;
+  let nextProgress = PROGRESS_EVERY;
+  const draining = settling === 'drain' && port.knowsSettlements;
+  for (;;) {
+    const ran = stepWhileIdle(clock, port, done, settling);
+    n += ran;
+    if (ran === 0) return n; // done, or nothing left to run
+    if (!draining) await settle(port, settling);
+    else if (port.mayContinue()) {
+      // `settle`'s first branch inlined: this runs after most of a strategy's events.
+      await drainMicrotasks();
+      port.drained();
+      if (port.errors.length > 0) throw failure(port);
+    }
+    if (n >= nextProgress) {
+      nextProgress = n + PROGRESS_EVERY;
+      onProgress?.(clock.nowNs);
+    }
+  }
+}
+
+/**
+ * Runs events synchronously (a tight loop, no promise per event) until the strategy may have
+ * async work to settle, `done()`, or the clock is idle; returns how many ran.
+ */
+export function stepWhileIdle(clock: SimClock, port: TrackedPort, done: () => boolean, settling: Settling): number {
+  let n = 0;
+  const knows = port.knowsSettlements;
+  while (!done() && clock.step()) {
+    n++;
+    if (settling === 'every-event') break;
+    if (knows ? port.mayContinue() : port.outstanding > 0 || port.dirty) break;
+    if (n >= PROGRESS_EVERY) break;
+  }
+  return n;
+}
+
+/**
+ * Lets the strategy's continuations run at the current instant, then throws the first error a
+ * callback left.
+ *
+ * Over a port that counts its settlements (the in-process port), the port says at once whether
+ * the last event may have queued microtasks of the strategy's; if so, one `drainMicrotasks`
+ * runs all of them, chains included. Over any other port, a settlement shows only as a
+ * reaction a microtask later (`dirty`), so one microtask turn looks, and a macrotask turn
+ * drains when it shows.
+ */
+export async function settle(port: TrackedPort, settling: Settling = 'drain'): Promise<void> {
+  if (settling === 'every-event') {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    port.drained();
+  } else if (port.knowsSettlements) {
+    if (port.mayContinue()) {
+      await drainMicrotasks();
+      port.drained();
+    }
+  } else {
+    if (!port.dirty) await null;
+    while (port.dirty) {
+      port.dirty = false;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  if (port.errors.length > 0) throw failure(port);
+}
+
+function failure(port: TrackedPort): BacktestError {
+  return new BacktestError(`the strategy failed at ${formatTimestampNs(port.now())}: ${oneLine(port.errors[0])}`);
+}
+
+/**
+ * Resolves once V8's microtask queue has run dry: every microtask queued before the call and
+ * every one those queue in turn, however long the chain (awaits, `Promise.all`, `then`s).
+ *
+ * Why it holds: Node runs `process.nextTick` callbacks only after a microtask checkpoint has
+ * emptied the queue (`processTicksAndRejections` runs the ticks, then `runMicrotasks()`, which
+ * drains the queue whole, then the ticks queued meanwhile; a callback from the event loop ends
+ * in a checkpoint, then the ticks). The runner calls this from a microtask (it always resumed
+ * from an `await` before: `runBacktest` awaits the run's build first), so the tick queued here
+ * waits for the checkpoint under way to empty the queue, strategy chains included, and the
+ * runner resumes right after it. No event-loop turn (`setImmediate` polls for I/O each time).
+ * Not covered: a strategy that waits on Node's own queues (`setImmediate`, timers, I/O), which
+ * never ran at a defined sim time.
+ */
+export function drainMicrotasks(): Promise<void> {
+  return new Promise(afterTicks);
+}
+
+function afterTicks(resolve: () => void): void {
+  process.nextTick(resolve);
+}
