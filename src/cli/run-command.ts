@@ -125,8 +125,9 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   let closeStart = NaN;
   try {
     recorder = attachEventLog(sim.venue, {
-      onBatch: (batch) => writer.write(batch),
+      onBatch: (batch, orderIdHoles) => writer.write(batch, orderIdHoles),
       reuseBuffers: true, // the writer has copied the buffers before it returns
+      deferIds: true, // order ids' bytes written on the writer thread
       metadata: {
         'perpsim.scenario': scenario.name,
         'perpsim.seed': String(sim.seed),

@@ -1,4 +1,5 @@
 import { makeData, RecordBatch, RecordBatchReader, RecordBatchStreamWriter, Struct, Vector, type Data, type Schema } from 'apache-arrow';
+import { fillIdHoles, type IdHoles } from '../sim/event-log/id-holes.ts';
 
 /**
  * Record batches sent to another thread as plain typed arrays, and rebuilt there into batches
@@ -30,6 +31,8 @@ interface PackedColumn {
 export interface PackedBatch {
   rows: number;
   columns: PackedColumn[];
+  /** Ids to write into a UTF-8 column's bytes on arrival (`IdHoles`), if the sender left any. */
+  holes?: { column: number; holes: Float64Array };
 }
 
 /** The schema as an Arrow IPC stream with no batches (fields, dictionary ids, metadata). */
@@ -50,10 +53,18 @@ export function unpackSchema(bytes: Uint8Array): Schema {
 export class BatchPacker {
   private readonly chunksSent = new Map<number, number>();
 
-  /** Copies of the batch's buffers; push their `ArrayBuffer`s to `transfer`. */
-  pack(batch: RecordBatch, transfer: ArrayBuffer[]): PackedBatch {
+  /**
+   * Copies of the batch's buffers; push their `ArrayBuffer`s to `transfer`. `holes`: ids left
+   * unwritten in the column named `column`, which the receiver writes (a copy travels).
+   */
+  pack(batch: RecordBatch, transfer: ArrayBuffer[], holes?: { column: string; holes: IdHoles }): PackedBatch {
     const columns = batch.data.children.map((child, i) => this.column(child, i, transfer));
-    return { rows: batch.numRows, columns };
+    if (holes === undefined || holes.holes.count === 0) return { rows: batch.numRows, columns };
+    const column = batch.schema.fields.findIndex((f) => f.name === holes.column);
+    if (column < 0) throw new Error(`no column ${holes.column} for the id holes`);
+    const copy = holes.holes.copy();
+    transfer.push(copy.buffer);
+    return { rows: batch.numRows, columns, holes: { column, holes: copy } };
   }
 
   private column(data: Data, index: number, transfer: ArrayBuffer[]): PackedColumn {
@@ -95,6 +106,7 @@ export class BatchUnpacker {
 
   unpack(packed: PackedBatch): RecordBatch {
     const fields = this.schema.fields;
+    if (packed.holes !== undefined) fillIdHoles(packed.columns[packed.holes.column]!.values as Uint8Array, packed.holes.holes);
     const children = packed.columns.map((column, i) => {
       const type = fields[i]!.type;
       if (!type.dictionary) return makeData({ type, length: column.length, nullCount: column.nullCount, nullBitmap: column.nullBitmap, data: column.values, valueOffsets: column.valueOffsets } as never) as Data;

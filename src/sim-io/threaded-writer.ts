@@ -1,6 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
+import type { IdHoles } from '../sim/event-log/id-holes.ts';
 import { BatchPacker, packSchema } from './batch-transfer.ts';
 import { checkoutThreadEntry, type BundleKind } from './thread-bundle.ts';
 import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
@@ -64,8 +65,11 @@ export class ThreadedEventLogWriter {
     this.port.unref();
   }
 
-  /** Hands one batch to the thread (after its schema, the first time). */
-  write(batch: RecordBatch): void {
+  /**
+   * Hands one batch to the thread (after its schema, the first time). `orderIdHoles`: the
+   * `order_id` bytes a recorder with `deferIds` left for the thread to write.
+   */
+  write(batch: RecordBatch, orderIdHoles?: IdHoles): void {
     if (this.result !== undefined) throw new Error(`${this.path}: event log already closed`);
     this.throwIfFailed();
     if (Atomics.load(this.ctl, QUEUED) >= MAX_QUEUED) {
@@ -77,7 +81,7 @@ export class ThreadedEventLogWriter {
       this.waitedMs += performance.now() - waitStart;
     }
     const transfer: ArrayBuffer[] = [];
-    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer) };
+    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer, orderIdHoles && { column: 'order_id', holes: orderIdHoles }) };
     this.schemaSent = true;
     Atomics.add(this.ctl, QUEUED, 1);
     this.port.postMessage(message, transfer);

@@ -5,6 +5,7 @@ import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseScenario } from '../../src/scenario/load.ts';
 import { factsBySymbol, observeEventBatch } from '../../src/sim/event-log/facts-feed.ts';
+import type { IdHoles } from '../../src/sim/event-log/id-holes.ts';
 import { attachEventLog } from '../../src/sim/event-log/recorder.ts';
 import { buildSimulation } from '../../src/sim/build.ts';
 import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
@@ -33,10 +34,13 @@ const scripted = parseScenario({
   ],
 });
 
+/** Takes a batch and, from a recorder with `deferIds`, the order ids it left to write. */
+type OnBatch = (b: RecordBatch, holes?: IdHoles) => void;
+
 /** A scripted minute with a symbol first seen mid-run (a delta dictionary batch), in batches of `batchRows`. */
-function scriptedLog(batchRows: number, onBatch: (b: RecordBatch) => void): void {
+function scriptedLog(batchRows: number, onBatch: OnBatch, deferIds = false): void {
   const sim = new Simulation(scripted);
-  const recorder = attachEventLog(sim.venue, { batchRows, onBatch, reuseBuffers: true });
+  const recorder = attachEventLog(sim.venue, { batchRows, onBatch, reuseBuffers: true, deferIds });
   const v = sim.venue;
   const [alice, bob, btc] = [v.account('alice')!, v.account('bob')!, v.market('BTCUSD-PERP')!];
   sim.clock.scheduleAt(sim.startNs + 5_000_000_000n, () => {
@@ -51,20 +55,29 @@ function scriptedLog(batchRows: number, onBatch: (b: RecordBatch) => void): void
   recorder.flush();
 }
 
-/** Writes the same log in-process and on the thread; both files' bytes and the thread's facts. */
-function bothWays(log: (onBatch: (b: RecordBatch) => void) => void, compression: 'lz4' | 'none') {
+/**
+ * Writes the same log in-process and on the thread (its recorder leaving the order ids' bytes to
+ * the thread); both files' bytes, the thread's facts, and how many ids the thread wrote.
+ */
+function bothWays(log: (onBatch: OnBatch, deferIds: boolean) => void, compression: 'lz4' | 'none') {
   const dir = newDir();
   const direct = new EventLogFileWriter(join(dir, 'direct.arrow'), { compression });
   const facts = new StylizedFacts();
   log((b) => {
     observeEventBatch(facts, b);
     direct.write(b);
-  });
+  }, false);
   direct.close();
   const threaded = new ThreadedEventLogWriter(join(dir, 'threaded.arrow'), { compression, facts: true });
-  log((b) => threaded.write(b));
+  let deferred = 0;
+  log((b, holes) => {
+    deferred += holes?.count ?? 0;
+    if (holes !== undefined && holes.count > 0) expect(b.getChild('order_id')!.data[0]!.values[holes.copy()[0]!]).toBe(0); // a hole: not written here
+    threaded.write(b, holes);
+  }, true);
   const closed = threaded.close();
   return {
+    deferred,
     direct: readFileSync(join(dir, 'direct.arrow')),
     threaded: readFileSync(join(dir, 'threaded.arrow')),
     closed,
@@ -76,7 +89,8 @@ describe('the event log written on its own thread', () => {
   it('is byte for byte the file the in-process writer makes, delta dictionaries and many more batches than may be in flight included', () => {
     for (const compression of ['lz4', 'none'] as const) {
       let batches = 0;
-      const out = bothWays((onBatch) => scriptedLog(3, (b) => (batches++, onBatch(b))), compression);
+      const out = bothWays((onBatch, deferIds) => scriptedLog(3, (b, holes) => (batches++, onBatch(b, holes)), deferIds), compression);
+      expect(out.deferred).toBeGreaterThan(0);
       expect(batches / 2).toBeGreaterThan(MAX_QUEUED * 2);
       expect(out.threaded.equals(out.direct)).toBe(true);
       expect(out.closed.bytesWritten).toBe(out.direct.length);
@@ -86,13 +100,14 @@ describe('the event log written on its own thread', () => {
 
   it('measures the same stylized facts as the run did in-process, on ten minutes of default', () => {
     const scenario = loadScenario('default');
-    const log = (onBatch: (b: RecordBatch) => void) => {
+    const log = (onBatch: OnBatch, deferIds: boolean) => {
       const sim = buildSimulation(scenario, { durationNs: 600_000_000_000n });
-      const recorder = attachEventLog(sim.venue, { batchRows: 8192, onBatch, reuseBuffers: true });
+      const recorder = attachEventLog(sim.venue, { batchRows: 8192, onBatch, reuseBuffers: true, deferIds });
       sim.runToEnd();
       recorder.flush();
     };
     const out = bothWays(log, 'lz4');
+    expect(out.deferred).toBeGreaterThan(1000);
     expect(out.threaded.equals(out.direct)).toBe(true);
     expect(out.closed.facts).toEqual(out.facts);
     expect(out.facts.all.depth_top5).toBeGreaterThan(0); // a market with a book was measured

@@ -1,4 +1,5 @@
 import { Bool, Int64, Uint32, Utf8, makeData, type Data, type DataType } from 'apache-arrow';
+import type { IdHoles } from './id-holes.ts';
 
 /**
  * Column builders for the event log: fixed-capacity typed arrays filled row by row, handed to
@@ -224,6 +225,23 @@ export class Utf8Column extends Column {
     this.fillTo(row);
     if (this.byteLength + maxBytes > this.bytes.length) this.grow(this.byteLength + maxBytes);
     return this.bytes;
+  }
+
+  /**
+   * Sets cell `row` to `n` bytes left to be written later (an `IdHoles` hole: zeros until then);
+   * returns where they start.
+   */
+  reserveCell(row: number, n: number): number {
+    this.fillTo(row);
+    const at = this.byteLength;
+    if (at + n > this.bytes.length) this.grow(at + n);
+    this.closeCell(row, at + n);
+    return at;
+  }
+
+  /** Writes the ids of `holes` (cells `reserveCell` left) into this batch's bytes. */
+  fillHoles(holes: IdHoles): void {
+    holes.fill(this.bytes);
   }
 
   /** Where the cell `openCell` opened starts. */

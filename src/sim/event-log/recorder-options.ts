@@ -1,12 +1,22 @@
 import type { RecordBatch } from 'apache-arrow';
+import type { IdHoles } from './id-holes.ts';
 
 /** Rows per record batch unless told otherwise. */
 export const DEFAULT_BATCH_ROWS = 65_536;
 
 /** How an `EventLogRecorder` hands over its batches. */
 export interface EventLogRecorderOptions {
-  /** Called with each full batch (and the last, partial one on `flush`), in order. */
-  onBatch(batch: RecordBatch): void;
+  /**
+   * Called with each full batch (and the last, partial one on `flush`), in order. With
+   * `deferIds`, also with the batch's `order_id` holes, valid until it returns.
+   */
+  onBatch(batch: RecordBatch, orderIdHoles?: IdHoles): void;
+  /**
+   * Leave the bytes of the order ids read from order events as holes (zeros) in the batch and
+   * hand their numbers to `onBatch`, whose reader writes them (`fillIdHoles`): the writer
+   * thread does, so the simulation's thread does not (default false: batches come complete).
+   */
+  deferIds?: boolean;
   /** Rows per batch (default 65,536): bounds the memory the log holds. */
   batchRows?: number;
   /**

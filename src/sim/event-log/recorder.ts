@@ -11,9 +11,10 @@ import { TradeCursor } from '../../venue/trade-record.ts';
 import { rowCodes } from './code-cache.ts';
 import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
-import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, splitTimestamp, type EventKind } from './schema.ts';
+import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, K_BOOK, K_FEED, K_FUNDING, K_INDEX, K_MARK, K_STATE, K_TRADE, splitTimestamp, type EventKind } from './schema.ts';
 
 export { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
+
 import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
 
 /**
@@ -28,7 +29,7 @@ import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-opt
 export class EventLogRecorder implements VenueListener {
   private readonly cols: EventColumns;
   private readonly capacity: number;
-  private readonly onBatch: (batch: RecordBatch) => void;
+  private readonly onBatch: EventLogRecorderOptions['onBatch'];
   private row = -1;
   private rowsInBatch = 0;
   private batches = 0;
@@ -42,10 +43,11 @@ export class EventLogRecorder implements VenueListener {
   private readonly priceTexts = new PriceTexts();
   /** Dictionary codes by user id (`user`, `maker_user`) and by small keys (symbol, feed, state, side, tif). */
   private readonly codes: ReturnType<typeof rowCodes>;
-  /** Dictionary codes of the row kinds (seeded first in `EventColumns`: taking them adds nothing). */
-  private readonly kindCodes: Record<EventKind, number>;
-  /** Rows written so far, by kind. */
-  readonly counts: Record<EventKind, number> = { feed: 0, trade: 0, book: 0, mark: 0, funding: 0, index: 0, state: 0 };
+  /** Dictionary codes of the row kinds by `EVENT_KINDS` index (seeded first in `EventColumns`: taking them adds nothing). */
+  private readonly kindCodes: Int32Array;
+  /** Rows written so far, by `EVENT_KINDS` index (a number, not a property named at run time, per row). */
+  private readonly kindRows = new Float64Array(EVENT_KINDS.length);
+  private readonly deferIds: boolean;
   /** Lots traded, by symbol. */
   readonly volumeLots = new Map<string, number>();
 
@@ -65,7 +67,8 @@ export class EventLogRecorder implements VenueListener {
     this.cols = new EventColumns(this.capacity, metadata, options.reuseBuffers === true);
     const symbols = venue.markets.map((m) => m.symbol);
     const users = venue.accounts.map((a) => a.username);
-    this.kindCodes = Object.fromEntries(EVENT_KINDS.map((k) => [k, this.cols.kind.code(k)])) as Record<EventKind, number>;
+    this.kindCodes = Int32Array.from(EVENT_KINDS, (k) => this.cols.kind.code(k));
+    this.deferIds = options.deferIds === true;
     this.cols.symbol.seed(symbols);
     this.cols.user.seed(users);
     this.cols.maker_user.seed(users);
@@ -91,6 +94,11 @@ export class EventLogRecorder implements VenueListener {
     return this.cols.schema;
   }
 
+  /** Rows written so far, by kind. */
+  get counts(): Record<EventKind, number> {
+    return Object.fromEntries(EVENT_KINDS.map((k, i) => [k, this.kindRows[i]!])) as Record<EventKind, number>;
+  }
+
   /** Rows written so far. */
   get rows(): number {
     return this.row + 1;
@@ -105,12 +113,12 @@ export class EventLogRecorder implements VenueListener {
     const market = e.plainMarket();
     if (market === undefined) return this.feedRow(e.userId, e.feed());
     const c = this.cols;
-    const r = this.begin('feed');
+    const r = this.begin(K_FEED);
     const t = e.t;
     c.feed.setCode(r, this.codes.feed.of(t.charCodeAt(0), t));
     c.user.setCode(r, this.codes.user.of(e.userId));
-    const ids = c.order_id; // written from the order's numbers: no id text made
-    ids.closeCell(r, e.writeOrderId(ids.openCell(r, ORDER_ID_BYTES), ids.cellStart));
+    // The id's bytes from the order's numbers, later (`IdHoles`: at `flush`, or on the writer thread).
+    c.orderIdHoles.add(c.order_id.reserveCell(r, ORDER_ID_BYTES), e.engineId(), e.insertSec(), e.insertNanos());
     c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     const state = e.stateCode();
     c.state.setCode(r, this.codes.state.of(state, STATE_NAMES[state]!));
@@ -131,7 +139,7 @@ export class EventLogRecorder implements VenueListener {
   /** A `feed` row from the wire feed (what `orderEvent` writes, for the events it cannot read as numbers). */
   private feedRow(userId: number, feed: OrderFeed): void {
     const c = this.cols;
-    const r = this.begin('feed');
+    const r = this.begin(K_FEED);
     c.feed.set(r, feed.t);
     c.user.setCode(r, this.codes.user.of(userId));
     const o = feed.o;
@@ -160,7 +168,7 @@ export class EventLogRecorder implements VenueListener {
 
   trade(t: VenueTrade, market: Market): void {
     const c = this.cols;
-    const r = this.begin('trade');
+    const r = this.begin(K_TRADE);
     c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     this.setTradeId(r, t.tid);
     c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
@@ -183,7 +191,7 @@ export class EventLogRecorder implements VenueListener {
     if (top === undefined) return;
     const { bid, bidQty, ask, askQty, bidDepth, askDepth } = top;
     const c = this.cols;
-    const r = this.begin('book');
+    const r = this.begin(K_BOOK);
     c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
     if (!Number.isNaN(bid)) {
       c.bid_ticks.setNumber(r, bid);
@@ -204,12 +212,12 @@ export class EventLogRecorder implements VenueListener {
     const seen = this.lastMark[market.index]!;
     if (last !== undefined && last.sec === seen.sec && last.nanos === seen.nanos && last.markTicks === seen.markTicks) return;
     if (last !== undefined) Object.assign(seen, last);
-    this.marketRow('mark', market);
+    this.marketRow(K_MARK, market);
     this.end();
   }
 
   fundingSettled(market: Market): void {
-    const r = this.marketRow('funding', market);
+    const r = this.marketRow(K_FUNDING, market);
     const last = market.fundingHistory[market.fundingHistory.length - 1];
     if (last !== undefined) this.cols.funding_rate.set(r, last.fundingRate);
     this.end();
@@ -218,12 +226,12 @@ export class EventLogRecorder implements VenueListener {
   indexChanged(market: Market): void {
     if (this.lastIndex[market.index] === market.indexTicks) return;
     this.lastIndex[market.index] = market.indexTicks;
-    this.marketRow('index', market);
+    this.marketRow(K_INDEX, market);
     this.end();
   }
 
   instrumentStateChanged(market: Market): void {
-    const r = this.begin('state');
+    const r = this.begin(K_STATE);
     this.cols.symbol.set(r, market.symbol);
     this.cols.state.set(r, market.state);
     this.end();
@@ -238,7 +246,8 @@ export class EventLogRecorder implements VenueListener {
     const rows = this.rowsInBatch;
     this.rowsInBatch = 0;
     this.batches++;
-    this.onBatch(this.cols.finish(rows));
+    this.onBatch(this.cols.finish(rows, !this.deferIds), this.deferIds ? this.cols.orderIdHoles : undefined);
+    this.cols.clearHoles();
     this.cols.recycle();
   }
 
@@ -249,7 +258,7 @@ export class EventLogRecorder implements VenueListener {
   }
 
   /** A row with symbol, mark and index set. */
-  private marketRow(kind: EventKind, market: Market): number {
+  private marketRow(kind: number, market: Market): number {
     const c = this.cols;
     const r = this.begin(kind);
     c.symbol.set(r, market.symbol);
@@ -258,11 +267,12 @@ export class EventLogRecorder implements VenueListener {
     return r;
   }
 
-  /** Starts a row: sets seq, ts_ns and kind; returns the row's index within the batch. */
-  private begin(kind: EventKind): number {
+  /** Starts a row of kind `EVENT_KINDS[kind]`: sets seq, ts_ns and kind; returns the row's index within the batch. */
+  private begin(kind: number): number {
     const r = this.rowsInBatch;
     this.row++;
-    this.counts[kind]++;
+    const kindRows = this.kindRows;
+    kindRows[kind] = kindRows[kind]! + 1;
     const clock = this.venue.clock;
     if (clock.nowSec !== this.lastSec || clock.nowNanos !== this.lastNanos) {
       this.lastSec = clock.nowSec;
@@ -272,7 +282,7 @@ export class EventLogRecorder implements VenueListener {
     const c = this.cols;
     c.seq.set(r, this.row);
     c.ts_ns.setHalves(r, this.ts[0], this.ts[1]);
-    c.kind.setCode(r, this.kindCodes[kind]);
+    c.kind.setCode(r, this.kindCodes[kind]!);
     return r;
   }
 

@@ -2,6 +2,7 @@ import { Field, RecordBatch, Schema, Struct, makeData, type Data } from 'apache-
 import { CANCEL_REASONS, INSTRUMENT_STATES, ORDER_STATES, REJECT_REASONS } from '../../core/types.ts';
 import { BoolColumn, Int64Column, Uint32Column, Utf8Column, type Column } from './columns.ts';
 import { DictionaryColumn } from './dictionary-column.ts';
+import { IdHoles } from './id-holes.ts';
 
 /**
  * The event log's one table: a row per thing the venue announced, in the order it announced
@@ -19,6 +20,8 @@ import { DictionaryColumn } from './dictionary-column.ts';
  */
 export const EVENT_KINDS = ['feed', 'trade', 'book', 'mark', 'funding', 'index', 'state'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
+/** `EVENT_KINDS` indices (the recorder counts and starts rows by number). */
+export const K_FEED = 0, K_TRADE = 1, K_BOOK = 2, K_MARK = 3, K_FUNDING = 4, K_INDEX = 5, K_STATE = 6;
 
 /**
  * Version of the column layout, stored in the schema metadata (`perpsim.event_log`). 2: `price`
@@ -75,6 +78,8 @@ export class EventColumns {
   /** Funding rate of the settlement, decimal text. */
   readonly funding_rate: Utf8Column;
   readonly schema: Schema;
+  /** `order_id` cells of this batch whose bytes are still to be written (`IdHoles`). */
+  readonly orderIdHoles: IdHoles;
 
   /** @param reuse see `Column`: clear and keep the arrays between batches. */
   constructor(capacity: number, metadata: ReadonlyMap<string, string>, reuse = false) {
@@ -109,6 +114,7 @@ export class EventColumns {
     this.mark_ticks = i64();
     this.index_ticks = i64();
     this.funding_rate = utf8();
+    this.orderIdHoles = new IdHoles(capacity);
     // Fixed vocabularies first, so codes are stable and the first batch has every value.
     this.kind.seed(EVENT_KINDS);
     this.feed.seed(['n', 'j', 'p', 'f', 'c', 'x', 'e', 'd', 'r']);
@@ -123,11 +129,21 @@ export class EventColumns {
     this.schema = new Schema(fields, new Map(metadata));
   }
 
-  /** The batch's rows as a record batch; every builder starts the next batch empty. */
-  finish(rows: number): RecordBatch {
+  /**
+   * The batch's rows as a record batch; every builder starts the next batch empty. With
+   * `fillIds` false the `order_id` holes stay zeros, for a reader that fills them from
+   * `orderIdHoles` (the writer thread) before `clearHoles`.
+   */
+  finish(rows: number, fillIds = true): RecordBatch {
+    if (fillIds) this.order_id.fillHoles(this.orderIdHoles);
     const children: Data[] = this.columns().map(([, column]) => column.finish(rows));
     const data = makeData({ type: new Struct(this.schema.fields), length: rows, nullCount: 0, children });
     return new RecordBatch(this.schema, data);
+  }
+
+  /** Forgets the holes of the batch finished last (once it is filled or handed over). */
+  clearHoles(): void {
+    this.orderIdHoles.clear();
   }
 
   /** With reuse: clears every builder once the batch handed out last is no longer needed. */
