@@ -13,7 +13,11 @@ import type { TopTicks } from '../strategy/tick-feeds.ts';
  */
 export class BookSampler {
   private readonly top: TopOfBook;
-  private readonly waiting = new Map<string, ((top: Top) => void)[]>();
+  /**
+   * Per symbol, kept for the run: whether a look is pending and its callbacks. Agents look all
+   * the time, and a map entry and an array made and dropped per look were a measurable share.
+   */
+  private readonly looks = new Map<string, Look>();
 
   constructor(
     private readonly port: ExchangePort,
@@ -24,12 +28,11 @@ export class BookSampler {
 
   /** Calls `fn` with the top of `symbol` once a fresh book has arrived. */
   sample(symbol: string, fn: (top: Top) => void): void {
-    const queue = this.waiting.get(symbol);
-    if (queue !== undefined) {
-      queue.push(fn);
-      return;
-    }
-    this.waiting.set(symbol, [fn]);
+    let look = this.looks.get(symbol);
+    if (look === undefined) this.looks.set(symbol, (look = { pending: false, queue: [], spare: [] }));
+    look.queue.push(fn);
+    if (look.pending) return;
+    look.pending = true;
     const oneWay = this.port.oneWay;
     if (oneWay !== undefined) oneWay.subscribe(symbol, 'LEVEL_1');
     else void this.port.subscribe(symbol, 'LEVEL_1');
@@ -37,18 +40,30 @@ export class BookSampler {
 
   /** Takes a book update delivered to the agent. */
   onBook(book: BookUpdate): void {
-    if (this.waiting.has(book.s)) this.onTop(this.top.update(book));
+    if (this.looks.get(book.s)?.pending === true) this.onTop(this.top.update(book));
   }
 
   /** Takes a top of book in ticks delivered to the agent (`TickFeeds.onTop`). */
   onTop(top: TopTicks): void {
-    const queue = this.waiting.get(top.s);
-    if (queue === undefined) return;
-    this.waiting.delete(top.s);
+    const look = this.looks.get(top.s);
+    if (look === undefined || !look.pending) return;
+    look.pending = false;
+    // The callbacks may look again: that look collects into the other array.
+    const queue = look.queue;
+    look.queue = look.spare;
+    look.spare = queue;
     const oneWay = this.port.oneWay;
     if (oneWay !== undefined) oneWay.unsubscribe(top.s);
     else void this.port.unsubscribe(top.s);
     this.top.set(top);
-    for (const fn of queue) fn(top);
+    for (let i = 0; i < queue.length; i++) queue[i]!(top);
+    queue.length = 0;
   }
+}
+
+/** A symbol's look: pending between `sample` and the book that answers it. */
+interface Look {
+  pending: boolean;
+  queue: ((top: Top) => void)[];
+  spare: ((top: Top) => void)[];
 }
