@@ -13,7 +13,7 @@ import { TypedReferenceBook } from './reference-book.ts';
 import { externalCase } from './book-external.ts';
 
 export const MID_TICKS = 100_000;
-const OWNERS = 100;
+export const OWNERS = 100;
 export const PASS_OPS = 1_000_000;
 
 function limitOrder(orderId: number, ownerId: number, buy: boolean, priceTicks: number, qtyLots: number): PlaceCommand {
