@@ -33,7 +33,13 @@ export const enum LevelRec {
   Count = 2,
   Side = 3,
   Ext = 4,
+  Tail = 5,
   Stride = 8,
+}
+/** Queue chunks in `LevelSlots.slab` (`K.ChunkMask`, `K.Link` of `price-levels.ts`). */
+export const enum Chunk {
+  Mask = 63,
+  Link = 63,
 }
 /** The price → level cache of `SideLevels` (`K.CacheSize` of `side-levels.ts`). */
 export const enum SideCache {
@@ -142,11 +148,11 @@ export abstract class BookCore {
     else orders.setField(o, Rec.Owner, ownerId);
     const rec = levels.rec;
     const b = level * LevelRec.Stride;
-    const queued = rec[b + LevelRec.Queued]!;
-    let ring = levels.ring[level]!;
-    if (queued === ring.length) ring = levels.regrow(level, queued * 2);
-    ring[(rec[b + LevelRec.Head]! + queued) & (ring.length - 1)] = o;
-    rec[b + LevelRec.Queued] = queued + 1;
+    const tail = rec[b + LevelRec.Tail]!;
+    levels.slab[tail] = o;
+    if (((tail + 1) & Chunk.Mask) === Chunk.Link) levels.nextChunk(level, tail + 1);
+    else rec[b + LevelRec.Tail] = tail + 1;
+    rec[b + LevelRec.Queued]!++;
     rec[b + LevelRec.Count]!++;
     levels.total[level] = smi(levels.total[level]! + remaining);
     if (callerIds === null) ids.add(orderId, o);
@@ -208,8 +214,7 @@ export abstract class BookCore {
     const orders = this.orders;
     const data = orders.data; // matching never allocates, so `data` stays current
     const priceTicks = levels.price[level]!;
-    const ring = levels.ring[level]!;
-    const mask = ring.length - 1;
+    const slab = levels.slab; // matching never allocates, so `slab` stays current too
     let head = rec[b + LevelRec.Head]!;
     let queued = rec[b + LevelRec.Queued]!;
     let live = rec[b + LevelRec.Count]!;
@@ -218,7 +223,7 @@ export abstract class BookCore {
     // While the level has live orders one of them is in the ring; canceled entries before it
     // are dropped on the way.
     while (remaining > 0 && live > 0) {
-      const maker = ring[head]!;
+      const maker = slab[head]!;
       const rawLots = data[maker + Rec.Qty]!;
       const makerLots = rawLots === Mark.Wide ? orders.field(maker, Rec.Qty) : rawLots;
       if (makerLots > 0 && !(this.cancelSelfTrades && orders.field(maker, Rec.Owner) === takerOwnerId)) {
@@ -245,8 +250,13 @@ export abstract class BookCore {
         totalLots -= makerLots;
         out.canceled(orderId, makerLots, CancelCode.SelfTrade);
       }
-      // The head entry is done with: filled, self-trade canceled, or canceled earlier.
-      head = (head + 1) & mask;
+      // The head entry is done with: filled, self-trade canceled, or canceled earlier. A chunk
+      // the head leaves goes back.
+      if ((++head & Chunk.Mask) === Chunk.Link) {
+        const next = slab[head]!;
+        levels.freeChunk(head - Chunk.Link);
+        head = next;
+      }
       queued--;
       orders.release(maker);
     }

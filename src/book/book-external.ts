@@ -1,6 +1,6 @@
 import type { Side } from '../core/types.ts';
 import type { BookEvents } from './book-events.ts';
-import { BookCore, CancelCode, LevelRec, Mark, Rec, SideCode } from './book-core.ts';
+import { BookCore, CancelCode, Chunk, LevelRec, Mark, Rec, SideCode } from './book-core.ts';
 import { smi } from './order-slots.ts';
 import type { SideLevels } from './side-levels.ts';
 
@@ -143,12 +143,13 @@ export abstract class BookExternal extends BookCore {
 
   /** The records of a level's live orders, in queue order. */
   private liveOrders(level: number): number[] {
-    const { ring, rec } = this.levels;
-    const r = ring[level]!;
+    const { slab, rec } = this.levels;
+    const b = level * LevelRec.Stride;
     const data = this.orders.data;
     const live: number[] = [];
-    for (let k = 0, head = rec[level * LevelRec.Stride + LevelRec.Head]!; k < rec[level * LevelRec.Stride + LevelRec.Queued]!; k++) {
-      const o = r[(head + k) & (r.length - 1)]!;
+    for (let k = 0, at = rec[b + LevelRec.Head]!; k < rec[b + LevelRec.Queued]!; k++) {
+      const o = slab[at++]!;
+      if ((at & Chunk.Mask) === Chunk.Link) at = slab[at]!;
       if (data[o + Rec.Qty] !== 0) live.push(o);
     }
     return live;
@@ -237,9 +238,8 @@ export abstract class BookExternal extends BookCore {
     const { levels, orders } = this;
     const rec = levels.rec;
     const b = level * LevelRec.Stride;
-    const ring = levels.ring[level]!;
     const head = rec[b + LevelRec.Head]!;
-    const maker = ring[head]!;
+    const maker = levels.slab[head]!;
     const makerLots = orders.field(maker, Rec.Qty);
     let remaining = qtyLots;
     if (makerLots > 0) {
@@ -260,7 +260,10 @@ export abstract class BookExternal extends BookCore {
       this.takeId(makerId);
       rec[b + LevelRec.Count]!--;
     }
-    rec[b + LevelRec.Head] = (head + 1) & (ring.length - 1);
+    if (((head + 1) & Chunk.Mask) === Chunk.Link) {
+      rec[b + LevelRec.Head] = levels.slab[head + 1]!;
+      levels.freeChunk(head + 1 - Chunk.Link);
+    } else rec[b + LevelRec.Head] = head + 1;
     rec[b + LevelRec.Queued]!--;
     orders.release(maker);
     return remaining;

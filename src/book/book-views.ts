@@ -7,7 +7,7 @@
 import type { Fnv1a64 } from '../core/hash.ts';
 import type { L3LevelView, LevelView } from './events.ts';
 import { O_ID, O_OWNER, O_QTY, type OrderSlots } from './order-slots.ts';
-import { Lv, type LevelSlots } from './price-levels.ts';
+import { K, Lv, type LevelSlots } from './price-levels.ts';
 import type { SideLevels } from './side-levels.ts';
 
 /** Best level of a side, or undefined when the side is empty. */
@@ -119,14 +119,14 @@ export function sideLots(levels: LevelSlots, side: SideLevels, sum: number): num
  * `ext` at the recorded quantity's place when the level has some.
  */
 function forEachLive(levels: LevelSlots, level: number, data: Int32Array, fn: (o: number) => void, ext: () => void): void {
-  const ring = levels.ring[level]!;
-  const mask = ring.length - 1;
-  const start = levels.rec[level * Lv.Stride + Lv.Head]!;
+  const slab = levels.slab;
+  let at = levels.rec[level * Lv.Stride + Lv.Head]!;
   const n = levels.rec[level * Lv.Stride + Lv.Queued]!;
   const extAt = levels.rec[level * Lv.Stride + Lv.Ext]!;
   for (let k = 0; k < n; k++) {
     if (k === extAt) ext();
-    const o = ring[(start + k) & mask]!;
+    const o = slab[at++]!;
+    if ((at & K.ChunkMask) === K.Link) at = slab[at]!;
     if (data[o + O_QTY] !== 0) fn(o);
   }
   if (extAt === n) ext();

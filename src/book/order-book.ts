@@ -2,7 +2,7 @@ import type { Side } from '../core/types.ts';
 import { Fnv1a64 } from '../core/hash.ts';
 import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.ts';
 import { BookEvents } from './book-events.ts';
-import { LevelRec, Mark, Rec, type OrderBookOptions } from './book-core.ts';
+import { Chunk, LevelRec, Mark, Rec, type OrderBookOptions } from './book-core.ts';
 import { BookExternal, type QueueEntry } from './book-external.ts';
 import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { NONE, O_ID, O_LEVEL, O_QTY, smi } from './order-slots.ts';
@@ -150,14 +150,22 @@ export class OrderBook extends BookExternal {
     const levels = this.levels;
     const data = orders.data;
     const level = data[o + Rec.Level]!;
-    // Last among the live: canceled entries (quantity 0) may follow it in the ring.
-    const ring = levels.ring[level]!;
-    const mask = ring.length - 1;
+    // Last among the live: canceled entries (quantity 0) may follow it in the queue. Queues are
+    // chunks linked forward, so the walk is from the head (in the recorded-orders design this
+    // serves, a level holds one order).
     const b = level * LevelRec.Stride;
-    const head = levels.rec[b + LevelRec.Head]!;
-    let at = head + levels.rec[b + LevelRec.Queued]! - 1;
-    while (ring[at & mask] !== o && data[ring[at & mask]! + Rec.Qty] === 0) at--;
-    if (ring[at & mask] !== o || levels.rec[b + LevelRec.Ext]! > at - head) return false;
+    const slab = levels.slab;
+    let lastLive = Mark.None;
+    let lastLiveAt = -1;
+    for (let k = 0, at = levels.rec[b + LevelRec.Head]!, n = levels.rec[b + LevelRec.Queued]!; k < n; k++) {
+      const entry = slab[at++]!;
+      if ((at & Chunk.Mask) === Chunk.Link) at = slab[at]!;
+      if (data[entry + Rec.Qty] !== 0) {
+        lastLive = entry;
+        lastLiveAt = k;
+      }
+    }
+    if (lastLive !== o || levels.rec[b + LevelRec.Ext]! > lastLiveAt) return false;
     const id = smi(newId);
     if (!this.ids.absent(id)) throw new RangeError(`order ${id} is already on the book`);
     this.ids.take(orderId);

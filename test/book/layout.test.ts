@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CancelCode, LevelRec, Mark, Rec, SideCache, SideCode } from '../../src/book/book-core.ts';
+import { CancelCode, Chunk, LevelRec, Mark, Rec, SideCache, SideCode } from '../../src/book/book-core.ts';
 import * as events from '../../src/book/book-events.ts';
 import { K as SlotsK, NONE, O_ID, O_LEVEL, O_OWNER, O_QTY, ORDER_STRIDE, WIDE } from '../../src/book/order-slots.ts';
 import { K as LevelsK, Lv } from '../../src/book/price-levels.ts';
@@ -23,7 +23,16 @@ describe('the record layout the matching engine writes', () => {
   });
 
   it('is the level record layout of LevelSlots, with the side codes BookEvents reads', () => {
-    expect([LevelRec.Head, LevelRec.Queued, LevelRec.Count, LevelRec.Side, LevelRec.Ext, LevelRec.Stride]).toEqual([Lv.Head, Lv.Queued, Lv.Count, Lv.Side, Lv.Ext, Lv.Stride]);
+    expect([LevelRec.Head, LevelRec.Queued, LevelRec.Count, LevelRec.Side, LevelRec.Ext, LevelRec.Tail, LevelRec.Stride]).toEqual([
+      Lv.Head,
+      Lv.Queued,
+      Lv.Count,
+      Lv.Side,
+      Lv.Ext,
+      Lv.Tail,
+      Lv.Stride,
+    ]);
+    expect([Chunk.Mask, Chunk.Link]).toEqual([LevelsK.ChunkMask, LevelsK.Link]);
     expect([SideCode.Buy, SideCode.Sell]).toEqual([events.sideCode('B'), events.sideCode('S')]);
   });
 

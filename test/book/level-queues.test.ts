@@ -3,11 +3,13 @@ import fc from 'fast-check';
 import { OrderBook } from '../../src/book/order-book.ts';
 import type { BookEvent, PlaceCommand } from '../../src/book/events.ts';
 import { ReferenceBook } from './reference-book.ts';
+import type { LevelSlots } from '../../src/book/price-levels.ts';
 
-// A level's queue is a ring of order references that wraps, doubles when full (copied in at
-// most two runs), drops canceled entries when matching reaches them, is compacted when they
-// outnumber the live ones, and frees every record left when the level empties. Concentrating
-// the orders on two prices makes every one of those happen many times, in every order.
+// A level's queue is a chain of 63-entry chunks of one shared array: it takes a chunk when its
+// tail fills one, gives a chunk back when its head leaves it, drops canceled entries when
+// matching reaches them, is compacted when they outnumber the live ones (giving back the chunks
+// it no longer needs), and frees every record left when the level empties. Concentrating the
+// orders on two prices makes every one of those happen many times, in every order.
 
 type Step =
   | { op: 'rest'; count: number; qtyLots: number; price: number }
@@ -18,7 +20,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc
-      .record({ count: fc.integer({ min: 1, max: 40 }), qtyLots: fc.integer({ min: 1, max: 4 }), price: fc.constantFrom(100, 101) })
+      .record({ count: fc.integer({ min: 1, max: 90 }), qtyLots: fc.integer({ min: 1, max: 4 }), price: fc.constantFrom(100, 101) })
       .map((r): Step => ({ op: 'rest', ...r })),
   },
   { weight: 2, arbitrary: fc.integer({ min: 1, max: 120 }).map((qtyLots): Step => ({ op: 'take', qtyLots })) },
@@ -67,7 +69,32 @@ describe('deep queues at one level', () => {
       // Seeded: the same cases every run, so the depth reached below is fixed.
       { numRuns: 120, seed: 0x9e11 },
     );
-    // The queues must get deep enough for rings (8 entries at first) to double several times.
-    expect(deepest).toBeGreaterThan(64);
+    // The queues must get deep enough to span several chunks.
+    expect(deepest).toBeGreaterThan(3 * 63);
+  });
+
+  it('give their chunks back: queues filled and emptied again and again do not grow the shared array', () => {
+    const book = new OrderBook();
+    const slabLength = (): number => (book as unknown as { levels: LevelSlots }).levels.slab.length;
+    let nextId = 1;
+    // One round: 500 orders on each of 20 prices (about 160 chunks), a tenth canceled, the rest
+    // taken by one IOC order. Matching, compaction and emptied levels each give chunks back.
+    const round = (): void => {
+      const ids: number[] = [];
+      for (let k = 0; k < 500; k++) {
+        for (let p = 0; p < 20; p++) {
+          ids.push(nextId);
+          book.place(sell(nextId++, 100 + p, 1));
+        }
+      }
+      for (let k = 0; k < ids.length; k += 10) book.cancel(ids[k]!);
+      const events = book.place({ orderId: nextId++, ownerId: 9, side: 'B', priceTicks: 119, qtyLots: 10_000, tif: 'IOC', postOnly: false });
+      expect(events.filter((e) => e.kind === 'trade')).toHaveLength(9_000);
+      expect(book.orderCount).toBe(0);
+    };
+    round();
+    const afterOne = slabLength();
+    for (let r = 0; r < 20; r++) round();
+    expect(slabLength()).toBe(afterOne);
   });
 });
