@@ -41,14 +41,22 @@ export class CapturedSide {
    */
   static unlessSame(book: OrderBook, side: Side, last: CapturedSide | undefined, depth = Infinity): CapturedSide {
     const n = Math.min(book.depthOf(side), depth);
+    if (last !== undefined && last.length === n) {
+      // Read into the scratch columns and compare first: a side that did not change (a third of
+      // a market maker's updates) then takes no slab space and makes no views.
+      if (scratchP.length < n) (scratchP = new Float64Array(2 * n)), (scratchQ = new Float64Array(2 * n));
+      book.l2Into(side, scratchP, scratchQ);
+      if (last.sameAs(scratchP, scratchQ)) return last;
+      const at = reserve(2 * n);
+      const prices = slab.subarray(at, at + n);
+      const qtys = slab.subarray(at + n, at + 2 * n);
+      for (let i = 0; i < n; i++) (prices[i] = scratchP[i]!), (qtys[i] = scratchQ[i]!);
+      return new CapturedSide(prices, qtys);
+    }
     const at = reserve(2 * n);
     const prices = slab.subarray(at, at + n);
     const qtys = slab.subarray(at + n, at + 2 * n);
     book.l2Into(side, prices, qtys);
-    if (last !== undefined && last.sameAs(prices, qtys)) {
-      used = at; // nothing else took slab space since `reserve`
-      return last;
-    }
     return new CapturedSide(prices, qtys);
   }
 
@@ -113,12 +121,12 @@ export class CapturedSide {
 
   /** Same levels (prices and quantities) as `other`: an update identical to the last one sent. */
   equals(other: CapturedSide): boolean {
-    return this.sameAs(other.priceTicks, other.qtyLots);
+    return other.length === this.length && this.sameAs(other.priceTicks, other.qtyLots);
   }
 
+  /** Same levels as the first `length` numbers of these columns (which may be longer: the scratch). */
   private sameAs(priceTicks: Float64Array, qtyLots: Float64Array): boolean {
     const n = this.priceTicks.length;
-    if (priceTicks.length !== n) return false;
     const p = this.priceTicks;
     const q = this.qtyLots;
     for (let i = 0; i < n; i++) if (p[i] !== priceTicks[i] || q[i] !== qtyLots[i]) return false;
@@ -189,6 +197,9 @@ export class L2Capture {
 const SLAB_DOUBLES = 1 << 17;
 let slab = new Float64Array(SLAB_DOUBLES);
 let used = 0;
+/** Columns `unlessSame` reads a side into before comparing it with the last capture (grown on demand). */
+let scratchP = new Float64Array(64);
+let scratchQ = new Float64Array(64);
 
 /** Room for `doubles` numbers in the current slab (a new slab when it is full): their offset. */
 function reserve(doubles: number): number {

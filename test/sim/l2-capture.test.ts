@@ -57,6 +57,30 @@ describe('a LEVEL_2 capture updated from the levels that changed', () => {
       { numRuns: 300 },
     );
   });
+
+  it('captured again in full equals the first levels of the book, and is the last capture itself when those did not change', () => {
+    // Runs of small changes (each may leave the captured levels as they were), at any depth:
+    // the unchanged case must not take the new capture, the changed one must not keep the old.
+    fc.assert(
+      fc.property(fc.constantFrom(1, 2, 3, 5, Infinity), fc.array(fc.array(level, { maxLength: 3 }), { minLength: 1, maxLength: 40 }), (depth, rounds) => {
+        const b = new LevelBook();
+        const last: Record<Side, CapturedSide | undefined> = { B: undefined, S: undefined };
+        for (const changes of rounds) {
+          for (const [side, offset, qty] of changes) b.set(side, priceOf(side, offset), qty);
+          for (const side of ['B', 'S'] as const) {
+            const { bids, asks } = b.book.l2(depth);
+            const want = (side === 'B' ? bids : asks).map((l) => [l.priceTicks, l.qtyLots]);
+            const got = CapturedSide.unlessSame(b.book, side, last[side], depth);
+            expect([...got.priceTicks].map((p, i) => [p, got.qtyLots[i]])).toEqual(want);
+            const before = last[side] === undefined ? undefined : plain(last[side]);
+            expect(got === last[side]).toBe(before !== undefined && JSON.stringify(before) === JSON.stringify(plain(got)));
+            last[side] = got;
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
 
 describe('LEVEL_2 updates of an in-process port over recorded liquidity and account orders', () => {
