@@ -29,6 +29,12 @@ export const paramsSchema = z.strictObject({
   maxInventoryLots: z.int().positive().default(10),
   /** Requote at most this often, ms of exchange time. */
   requoteMs: z.int().positive().default(50),
+  /**
+   * Levels a side of the LEVEL_2 subscription (default: the whole book). It reads only the
+   * first levels beyond its own quote, but every update requotes: with fewer levels, changes
+   * deeper in the book send no update and it requotes less often (a different run).
+   */
+  bookDepth: z.int().positive().optional(),
 });
 export type MarketMakerParams = z.infer<typeof paramsSchema>;
 
@@ -53,7 +59,7 @@ class InventorySkewMaker implements Strategy {
   async onStart(port: ExchangePort): Promise<void> {
     this.port = port;
     this.tick = await tickSizeOf(port, this.p.symbol);
-    await port.subscribe(this.p.symbol, 'LEVEL_2');
+    await port.subscribe(this.p.symbol, 'LEVEL_2', this.p.bookDepth === undefined ? undefined : { depth: this.p.bookDepth });
   }
 
   async onStop(port: ExchangePort): Promise<void> {
