@@ -4,7 +4,7 @@
  * log ≤ 300 MB) and one hour with and without the log in memory (the earlier target: a day
  * under 60 s).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RecordBatch } from 'apache-arrow';
@@ -14,6 +14,7 @@ import { buildSimulation } from '../src/sim/build.ts';
 import { attachEventLog, type EventLogRecorder } from '../src/sim/event-log/recorder.ts';
 import type { Simulation } from '../src/sim/simulation.ts';
 import { ThreadedEventLogWriter } from '../src/sim-io/threaded-writer.ts';
+import { mainThreadCpuS } from '../src/cli/thread-cpu.ts';
 import type { BenchCase } from './harness.ts';
 
 const SIM_SECONDS = 3_600;
@@ -75,20 +76,6 @@ function simCase(withLog: boolean): BenchCase {
   };
 }
 
-/**
- * CPU seconds the main thread (the simulation's) has used, from `/proc/self/task/<pid>/stat`
- * (utime + stime, in USER_HZ = 100 ticks); NaN where there is no /proc. `process.cpuUsage`
- * counts every thread, the writer's included.
- */
-function mainThreadCpuS(): number {
-  try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** Simulated hours of one `sim.day` pass, and the day's target (issue 11). */
 const DAY_PASS_HOURS = 2;
 const DAY_TARGET_WALL_S = 10;
@@ -133,7 +120,8 @@ function dayCase(): BenchCase {
       sim = buildSimulation(scenario!, { durationNs: BigInt(DAY_PASS_HOURS * 3600) * 1_000_000_000n });
       writer = new ThreadedEventLogWriter(join(dir, 'events.arrow'), { compression: 'lz4', facts: true });
       const w = writer;
-      recorder = attachEventLog(sim.venue, { reuseBuffers: true, onBatch: (b: RecordBatch) => w.write(b) });
+      // As `perpsim run`: the order ids' bytes are written on the writer thread.
+      recorder = attachEventLog(sim.venue, { reuseBuffers: true, deferIds: true, onBatch: (b: RecordBatch, holes) => w.write(b, holes) });
     },
     run() {
       const t0 = performance.now();

@@ -13,6 +13,7 @@ import type { L2Replayer } from '../replay/l2/l2-replayer.ts';
 import { buildRequestedRun, replayErrorLine, type ReplayRequest } from './replay-flags.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import { UsageError } from './usage-error.ts';
+import { mainThreadCpuS } from './thread-cpu.ts';
 
 /** What `perpsim run` was asked to do, after flag parsing. */
 export interface RunRequest {
@@ -67,6 +68,8 @@ export interface RunWall {
   simulationMs: number;
   /** Of `simulationMs`, waiting for the writer thread (its queue full). */
   writerWaitMs: number;
+  /** CPU ms the simulation's thread used meanwhile (NaN where the OS does not say). */
+  simulationCpuMs: number;
   /** After the run: waiting for the writer thread to write what is queued and the footer. */
   writerCloseMs: number;
 }
@@ -79,9 +82,10 @@ export interface RunWall {
 export function wallLine(totalMs: number, startupMs: number, wall: RunWall): string {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   const restMs = Math.max(0, totalMs - startupMs - wall.buildMs - wall.simulationMs - wall.writerCloseMs);
+  const cpu = Number.isNaN(wall.simulationCpuMs) ? '' : `its thread's CPU ${s(wall.simulationCpuMs)}, `;
   return (
     `since the process started ${s(totalMs)} = start-up ${s(startupMs)} + build ${s(wall.buildMs)} + simulation ${s(wall.simulationMs)}` +
-    ` (of it waiting for the writer thread ${s(wall.writerWaitMs)}) + writer thread finishing ${s(wall.writerCloseMs)} + summary ${s(restMs)}`
+    ` (${cpu}waiting for the writer thread ${s(wall.writerWaitMs)}) + writer thread finishing ${s(wall.writerCloseMs)} + summary ${s(restMs)}`
   );
 }
 
@@ -122,7 +126,9 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   let recorder: EventLogRecorder;
   let closed: ClosedEventLog;
   const simulationStart = performance.now();
+  const simulationCpuS = mainThreadCpuS();
   let closeStart = NaN;
+  let simulationCpuMs = NaN;
   try {
     recorder = attachEventLog(sim.venue, {
       onBatch: (batch, orderIdHoles) => writer.write(batch, orderIdHoles),
@@ -143,9 +149,10 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
     throw e;
   } finally {
     closeStart = performance.now();
+    simulationCpuMs = (mainThreadCpuS() - simulationCpuS) * 1000;
     closed = writer.close();
   }
-  const wall: RunWall = { buildMs: 0, simulationMs: closeStart - simulationStart, writerWaitMs: writer.waitedMs, writerCloseMs: performance.now() - closeStart };
+  const wall: RunWall = { buildMs: 0, simulationMs: closeStart - simulationStart, writerWaitMs: writer.waitedMs, simulationCpuMs, writerCloseMs: performance.now() - closeStart };
   const summary = summarize(sim, scenario, recorder, closed.bytesWritten, closed.facts as RunSummary['stylized_facts']);
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, outDir, simNs: sim.endNs - sim.startNs, wall };
