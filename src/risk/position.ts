@@ -1,5 +1,9 @@
 import type { Side } from '../core/types.ts';
 
+/** Lots a position's storage holds at first (pairs of numbers). */
+const MIN_LOTS = 4;
+const NO_LOTS = new Float64Array(0);
+
 /**
  * One account's position in one instrument, in integer ticks and lots.
  *
@@ -28,13 +32,21 @@ export class Position {
   private openCostN = 0;
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
-  // Open lots, oldest first, from index `head` on (compacted now and then). The arrays are
-  // append-only: closing part of the oldest lot counts `headUsedLots` instead of rewriting its
-  // size, and clearing starts new arrays, so a saved position (`save`) stays valid to restore.
-  private lotPrices: number[] = [];
-  private lotSizes: number[] = [];
+  // Open lots, oldest first: (price, size) pairs of `#lots` from pair `head` up to pair `len`.
+  // While a save of the running command holds the position (`saveTo`, `#pin`), lots are only
+  // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size,
+  // going flat moves `head` past every lot, and a full array is replaced, never rewritten, so the
+  // saved (array, head, len) still describes the position before the command. Once free (the
+  // next command's save, or no save at all) the closed lots are reclaimed in place (`reclaim`):
+  // no array per flat position (each used to start two new arrays, ~14 MB of garbage per
+  // `venue.mix` pass).
+  #lots: Float64Array = NO_LOTS;
+  private len = 0;
   private head = 0;
   private headUsedLots = 0;
+  /** The undo journal of the last `saveTo` and its command number then: the storage is pinned while they match. */
+  #pin: { readonly epoch: number } | undefined = undefined;
+  #pinEpoch = 0;
 
   /** Cumulative Σ priceTicks × lots of buys and sells. */
   get buyNotionalTicks(): bigint {
@@ -101,7 +113,7 @@ export class Position {
     let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.lotPrices[this.head]!;
+      const lotPrice = this.#lots[2 * this.head]!;
       const closed = this.closeHead(direction, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
@@ -127,7 +139,7 @@ export class Position {
     let remaining = qtyLots;
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.lotPrices[this.head]!;
+      const lotPrice = this.#lots[2 * this.head]!;
       const closed = this.closeHead(direction, remaining);
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
@@ -141,12 +153,12 @@ export class Position {
   }
 
   /**
-   * Closes up to `lots` of the oldest open lot (whose price is `lotPrices[head]`) against a fill
+   * Closes up to `lots` of the oldest open lot (whose price is `#lots[2 * head]`) against a fill
    * in `direction`; the caller checked that the position is open the other way. Returns the lots
    * closed. The FIFO bookkeeping both money paths (numbers and bigint) share.
    */
   private closeHead(direction: number, lots: number): number {
-    const lotSize = this.lotSizes[this.head]! - this.headUsedLots;
+    const lotSize = this.#lots[2 * this.head + 1]! - this.headUsedLots;
     const closed = Math.min(lotSize, lots);
     this.netLots += direction * closed;
     if (closed === lotSize) {
@@ -158,16 +170,46 @@ export class Position {
     return closed;
   }
 
-  /** After the FIFO closing loop: compacts, opens what is left, clears when flat. */
+  /** After the FIFO closing loop: opens what is left, clears when flat. */
   private afterClosing(direction: number, priceTicks: number, remaining: number): void {
-    if (this.head > 64 && this.head * 2 > this.lotSizes.length) this.compact();
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
-      this.lotPrices.push(priceTicks);
-      this.lotSizes.push(remaining);
+      if (2 * this.len === this.#lots.length) {
+        this.reclaim();
+        if (2 * this.len === this.#lots.length) this.grow();
+      }
+      this.#lots[2 * this.len] = priceTicks;
+      this.#lots[2 * this.len + 1] = remaining;
+      this.len++;
       this.netLots += direction * remaining;
     }
     if (this.netLots === 0) this.clearLots();
+  }
+
+  /** True when no save of the running command holds the lot storage (it may be rewritten). */
+  private lotsFree(): boolean {
+    return this.#pin === undefined || this.#pin.epoch !== this.#pinEpoch;
+  }
+
+  /**
+   * Moves the open lots to the front of the storage, in place, when at least half of the pairs
+   * it holds are closed (so the copy is paid for by the closed lots) and no save holds it.
+   */
+  private reclaim(): void {
+    const head = this.head;
+    if (head === 0 || 2 * head < this.len || !this.lotsFree()) return;
+    if (head < this.len) this.#lots.copyWithin(0, 2 * head, 2 * this.len);
+    this.len -= head;
+    this.head = 0;
+  }
+
+  /** New storage with room for as many lots again as are open (the old one stays as a save may hold it). */
+  private grow(): void {
+    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.len - this.head) + 4));
+    next.set(this.#lots.subarray(2 * this.head, 2 * this.len));
+    this.#lots = next;
+    this.len -= this.head;
+    this.head = 0;
   }
 
   /** Unrealized PnL at `markTicks`, in tick·lots. */
@@ -197,30 +239,26 @@ export class Position {
 
   /** Number of open FIFO lots (for tests and memory checks). */
   get openLotCount(): number {
-    return this.lotSizes.length - this.head;
+    return this.len - this.head;
   }
 
-  private compact(): void {
-    this.lotPrices = this.lotPrices.slice(this.head);
-    this.lotSizes = this.lotSizes.slice(this.head);
-    this.head = 0;
-  }
-
+  /** Flat: no open lot (`head` past every lot; the storage rewound when free). */
   private clearLots(): void {
-    if (this.lotSizes.length === 0) return;
-    this.lotPrices = [];
-    this.lotSizes = [];
-    this.head = 0;
+    this.head = this.len;
     this.headUsedLots = 0;
+    this.reclaim();
   }
 
   /**
    * Writes what puts the position back as it is now (the venue's undo of a failed command):
-   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the lot arrays and big totals (copied:
-   * they change in place) as `POSITION_SAVED_REFS` references through `out.ref`. O(1), no
-   * allocation while the totals are numbers.
+   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the lot storage and big totals (copied:
+   * they change in place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot
+   * storage for the command of `out.epoch` (see `#lots`). O(1), no allocation while the totals
+   * are numbers.
    */
-  saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
+  saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
+    // The command before is over: what it closed is reclaimed before this one pins the storage.
+    this.reclaim();
     nums[at] = this.netLots;
     nums[at + 1] = this.buyLots;
     nums[at + 2] = this.sellLots;
@@ -231,13 +269,14 @@ export class Position {
     nums[at + 7] = this.openCostN;
     nums[at + 8] = this.head;
     nums[at + 9] = this.headUsedLots;
-    nums[at + 10] = this.lotSizes.length;
+    nums[at + 10] = this.len;
     out.ref(this.big === undefined ? undefined : { ...this.big });
-    out.ref(this.lotPrices);
-    out.ref(this.lotSizes);
+    out.ref(this.#lots);
+    this.#pin = out;
+    this.#pinEpoch = out.epoch;
   }
 
-  /** Puts the position back as `saveTo` saw it (later fills only appended to the saved arrays). */
+  /** Puts the position back as `saveTo` saw it (later fills only appended to the saved storage, or replaced it). */
   restoreFrom(nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
     this.netLots = nums[at]!;
     this.buyLots = nums[at + 1]!;
@@ -249,18 +288,16 @@ export class Position {
     this.openCostN = nums[at + 7]!;
     this.head = nums[at + 8]!;
     this.headUsedLots = nums[at + 9]!;
+    this.len = nums[at + 10]!;
     const big = refs[refAt] as Position['big'];
     this.big = big === undefined ? undefined : { ...big };
-    this.lotPrices = refs[refAt + 1] as number[];
-    this.lotSizes = refs[refAt + 2] as number[];
-    this.lotPrices.length = nums[at + 10]!;
-    this.lotSizes.length = nums[at + 10]!;
+    this.#lots = refs[refAt + 1] as Float64Array;
   }
 }
 
 /** How many numbers and references `Position.saveTo` writes. */
 export const POSITION_SAVED_NUMBERS = 11;
-export const POSITION_SAVED_REFS = 3;
+export const POSITION_SAVED_REFS = 2;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */
 export function tickLots(priceTicks: number, lots: number): bigint {

@@ -11,6 +11,10 @@ export class BigintPosition {
   realized = 0n;
   openCost = 0n;
   private lots: { price: bigint; size: bigint }[] = [];
+  /** Open lots (FIFO entries not yet closed). */
+  get lotCount(): number {
+    return this.lots.length;
+  }
   fill(side: Side, priceTicks: number, lots: number): bigint {
     const p = BigInt(priceTicks);
     let rest = BigInt(lots);
