@@ -32,7 +32,8 @@ export class Position {
   private openCostN = 0;
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
-  // Open lots, oldest first: (price, size) pairs of `#lots` from pair `head` up to pair `len`.
+  // Open lots, oldest first: (price, size) pairs of `#lots` from pair `#head` up to pair `#len`
+  // (`#`: the layout is no state of the position, so copies of its fields leave it out).
   // While a save of the running command holds the position (`saveTo`, `#pin`), lots are only
   // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size,
   // going flat moves `head` past every lot, and a full array is replaced, never rewritten, so the
@@ -41,8 +42,8 @@ export class Position {
   // no array per flat position (each used to start two new arrays, ~14 MB of garbage per
   // `venue.mix` pass).
   #lots: Float64Array = NO_LOTS;
-  private len = 0;
-  private head = 0;
+  #len = 0;
+  #head = 0;
   private headUsedLots = 0;
   /** The undo journal of the last `saveTo` and its command number then: the storage is pinned while they match. */
   #pin: { readonly epoch: number } | undefined = undefined;
@@ -113,7 +114,7 @@ export class Position {
     let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.#lots[2 * this.head]!;
+      const lotPrice = this.#lots[2 * this.#head]!;
       const closed = this.closeHead(direction, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
@@ -139,7 +140,7 @@ export class Position {
     let remaining = qtyLots;
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.#lots[2 * this.head]!;
+      const lotPrice = this.#lots[2 * this.#head]!;
       const closed = this.closeHead(direction, remaining);
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
@@ -158,11 +159,11 @@ export class Position {
    * closed. The FIFO bookkeeping both money paths (numbers and bigint) share.
    */
   private closeHead(direction: number, lots: number): number {
-    const lotSize = this.#lots[2 * this.head + 1]! - this.headUsedLots;
+    const lotSize = this.#lots[2 * this.#head + 1]! - this.headUsedLots;
     const closed = Math.min(lotSize, lots);
     this.netLots += direction * closed;
     if (closed === lotSize) {
-      this.head++;
+      this.#head++;
       this.headUsedLots = 0;
     } else {
       this.headUsedLots += closed;
@@ -174,13 +175,13 @@ export class Position {
   private afterClosing(direction: number, priceTicks: number, remaining: number): void {
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
-      if (2 * this.len === this.#lots.length) {
+      if (2 * this.#len === this.#lots.length) {
         this.reclaim();
-        if (2 * this.len === this.#lots.length) this.grow();
+        if (2 * this.#len === this.#lots.length) this.grow();
       }
-      this.#lots[2 * this.len] = priceTicks;
-      this.#lots[2 * this.len + 1] = remaining;
-      this.len++;
+      this.#lots[2 * this.#len] = priceTicks;
+      this.#lots[2 * this.#len + 1] = remaining;
+      this.#len++;
       this.netLots += direction * remaining;
     }
     if (this.netLots === 0) this.clearLots();
@@ -196,20 +197,20 @@ export class Position {
    * it holds are closed (so the copy is paid for by the closed lots) and no save holds it.
    */
   private reclaim(): void {
-    const head = this.head;
-    if (head === 0 || 2 * head < this.len || !this.lotsFree()) return;
-    if (head < this.len) this.#lots.copyWithin(0, 2 * head, 2 * this.len);
-    this.len -= head;
-    this.head = 0;
+    const head = this.#head;
+    if (head === 0 || 2 * head < this.#len || !this.lotsFree()) return;
+    if (head < this.#len) this.#lots.copyWithin(0, 2 * head, 2 * this.#len);
+    this.#len -= head;
+    this.#head = 0;
   }
 
   /** New storage with room for as many lots again as are open (the old one stays as a save may hold it). */
   private grow(): void {
-    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.len - this.head) + 4));
-    next.set(this.#lots.subarray(2 * this.head, 2 * this.len));
+    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.#len - this.#head) + 4));
+    for (let i = 2 * this.#head, o = 0; i < 2 * this.#len; i++, o++) next[o] = this.#lots[i]!;
     this.#lots = next;
-    this.len -= this.head;
-    this.head = 0;
+    this.#len -= this.#head;
+    this.#head = 0;
   }
 
   /** Unrealized PnL at `markTicks`, in tick·lots. */
@@ -239,12 +240,19 @@ export class Position {
 
   /** Number of open FIFO lots (for tests and memory checks). */
   get openLotCount(): number {
-    return this.len - this.head;
+    return this.#len - this.#head;
+  }
+
+  /** The open lots, oldest first, as [priceTicks, lots] (the oldest less what was closed of it). */
+  openLots(): [number, number][] {
+    const out: [number, number][] = [];
+    for (let i = this.#head; i < this.#len; i++) out.push([this.#lots[2 * i]!, this.#lots[2 * i + 1]! - (i === this.#head ? this.headUsedLots : 0)]);
+    return out;
   }
 
   /** Flat: no open lot (`head` past every lot; the storage rewound when free). */
   private clearLots(): void {
-    this.head = this.len;
+    this.#head = this.#len;
     this.headUsedLots = 0;
     this.reclaim();
   }
@@ -267,9 +275,9 @@ export class Position {
     nums[at + 5] = this.sellN;
     nums[at + 6] = this.realizedN;
     nums[at + 7] = this.openCostN;
-    nums[at + 8] = this.head;
+    nums[at + 8] = this.#head;
     nums[at + 9] = this.headUsedLots;
-    nums[at + 10] = this.len;
+    nums[at + 10] = this.#len;
     out.ref(this.big === undefined ? undefined : { ...this.big });
     out.ref(this.#lots);
     this.#pin = out;
@@ -286,9 +294,9 @@ export class Position {
     this.sellN = nums[at + 5]!;
     this.realizedN = nums[at + 6]!;
     this.openCostN = nums[at + 7]!;
-    this.head = nums[at + 8]!;
+    this.#head = nums[at + 8]!;
     this.headUsedLots = nums[at + 9]!;
-    this.len = nums[at + 10]!;
+    this.#len = nums[at + 10]!;
     const big = refs[refAt] as Position['big'];
     this.big = big === undefined ? undefined : { ...big };
     this.#lots = refs[refAt + 1] as Float64Array;

@@ -174,7 +174,7 @@ export class Account {
     else {
       const im = market.initialMarginOf(priceTicks, unfilledLots);
       store.setField(slot, F_BITS, store.field(slot, F_BITS) | B_IM_BIG);
-      store.reservedIm[slot] = im;
+      store.setReservedIm(slot, im);
       this.openImBig += im;
     }
   }
@@ -188,7 +188,7 @@ export class Account {
     if (store.has(slot, B_IM_BIG)) {
       const im = market.initialMarginOf(priceTicks, store.field(slot, F_QTY) - store.field(slot, F_FILLED) - lots);
       this.openImBig += im - store.reservedIm[slot]!;
-      store.reservedIm[slot] = im;
+      store.setReservedIm(slot, im);
     } else rows[m + M_IM_NOTIONAL]! -= priceTicks * lots;
   }
 
@@ -218,7 +218,7 @@ export class Account {
     rows[m + M_LOTS]! -= unfilledLots;
     if (store.has(slot, B_IM_BIG)) {
       this.openImBig -= store.reservedIm[slot]!;
-      store.reservedIm[slot] = 0n;
+      store.setReservedIm(slot, 0n);
     } else rows[m + M_IM_NOTIONAL]! -= store.field(slot, F_PRICE) * unfilledLots;
   }
 

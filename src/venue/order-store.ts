@@ -4,6 +4,7 @@ import {
   B_IM_BIG, B_IOC, B_SELL, B_SIDE, F_BITS, F_BOOK_REF, F_FILLED, F_MARKET, F_NANOS, F_NOTIONAL, F_PRICE, F_QTY, F_SAVED, F_SEC, F_SEQ, F_USER, FREE_USER,
   STATE_SHIFT, STRIDE, ST_NEW, ST_PARTIAL, ST_PENDING, isOpenBits,
 } from './order-record.ts';
+import { OrderSides } from './order-sides.ts';
 import { SeqIndex } from './seq-index.ts';
 
 export * from './order-record.ts';
@@ -26,7 +27,6 @@ export { SeqIndex } from './seq-index.ts';
  * handed out for the order copies the record first (see order-view.ts).
  */
 
-
 /** What only odd orders need (a text the tick grid cannot give back), kept off the records. */
 interface OddTexts {
   symbol: string;
@@ -36,15 +36,17 @@ interface OddTexts {
 export class OrderStore {
   /** The records; see `F_*`. Public for the venue's hot paths; replaced when it grows. */
   data = new Float64Array(1024 * STRIDE);
+  /** What a few orders keep beside their record (written through `setSide*`: the arrays grow only as far as a slot that used them). */
+  private readonly sides = new OrderSides();
   /** Initial margin reserved by each slot's open remainder, for orders flagged `B_IM_BIG` (else 0n: see `VenueState.reservedImOf`). */
-  readonly reservedIm: Money[] = [];
-  /** Wire id text per slot, '' until first read. */
-  readonly idText: string[] = [];
+  readonly reservedIm: readonly Money[] = this.sides.reservedIm;
+  /** Wire id text per slot, '' until first read; read only for slots flagged `B_SIDE`. */
+  readonly idText: readonly string[] = this.sides.idText;
   /** Price text per slot, '' until first read (every feed of the order shows it). */
-  readonly priceText: string[] = [];
+  readonly priceText: readonly string[] = this.sides.priceText;
   private readonly odd = new Map<number, OddTexts>();
   /** Snapshot holders per slot (see order-view.ts); detached before a slot is reused. */
-  readonly views: ({ detach(): void } | undefined)[] = [];
+  readonly views: readonly ({ detach(): void } | undefined)[] = this.sides.views;
   private readonly freeSlots: number[] = [];
   private highWater = 0;
   readonly bySeq = new SeqIndex();
@@ -55,10 +57,6 @@ export class OrderStore {
     if (slot === undefined) {
       slot = this.highWater++;
       if (slot * STRIDE >= this.data.length) this.grow();
-      this.reservedIm.push(0n);
-      this.idText.push('');
-      this.priceText.push('');
-      this.views.push(undefined);
     }
     const d = this.data;
     const o = slot * STRIDE;
@@ -93,7 +91,7 @@ export class OrderStore {
     this.bySeq.take(this.data[o + F_SEQ]!);
     // The per-slot side arrays are read only for an order flagged as having used them (most
     // never do): four scattered cache lines fewer per ended order.
-    if ((this.data[o + F_BITS]! & (B_SIDE | B_IM_BIG)) !== 0) this.clearSide(slot);
+    if ((this.data[o + F_BITS]! & (B_SIDE | B_IM_BIG)) !== 0) this.sides.clear(slot);
     if (this.odd.size !== 0) this.odd.delete(slot);
     if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
     // After any view took its copy of the record (`clearSide`).
@@ -101,8 +99,8 @@ export class OrderStore {
     this.freeSlots.push(slot);
   }
 
-  /** Notes that `slot` has a view, a cached text or Money in the side arrays (`free` clears them then). */
-  markSide(slot: number): void {
+  /** Notes that `slot` has a view or a cached text in the side arrays (`free` clears them then). */
+  private markSide(slot: number): void {
     this.data[slot * STRIDE + F_BITS]! |= B_SIDE;
   }
 
@@ -116,15 +114,32 @@ export class OrderStore {
     return (this.data[slot * STRIDE + F_BITS]! & B_SIDE) === 0 ? '' : this.priceText[slot]!;
   }
 
-  private clearSide(slot: number): void {
-    const view = this.views[slot];
-    if (view !== undefined) {
-      view.detach();
-      this.views[slot] = undefined;
-    }
-    this.idText[slot] = '';
-    this.priceText[slot] = '';
-    this.reservedIm[slot] = 0n;
+  /** Caches the wire id text of `slot`. */
+  setSideId(slot: number, text: string): void {
+    this.sides.reach(slot);
+    this.sides.idText[slot] = text;
+    this.markSide(slot);
+  }
+
+  /** Caches the price text of `slot`. */
+  setSidePriceText(slot: number, text: string): void {
+    this.sides.reach(slot);
+    this.sides.priceText[slot] = text;
+    this.markSide(slot);
+  }
+
+  /** Keeps the view handed out for `slot`. */
+  setSideView(slot: number, view: { detach(): void }): void {
+    this.sides.reach(slot);
+    this.sides.views[slot] = view;
+    this.markSide(slot);
+  }
+
+  /** Money reserved by `slot` (orders flagged `B_IM_BIG`: `free` clears it then). */
+  setReservedIm(slot: number, im: Money): void {
+    if (slot >= this.reservedIm.length && im === 0n) return;
+    this.sides.reach(slot);
+    this.sides.reservedIm[slot] = im;
   }
 
   /** True when the next `allocate` takes a new slot rather than a freed one. */
@@ -138,7 +153,7 @@ export class OrderStore {
    */
   unallocate(slot: number, fresh: boolean): void {
     this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
-    this.clearSide(slot);
+    this.sides.clear(slot);
     this.data[slot * STRIDE + F_USER] = FREE_USER;
     this.odd.delete(slot);
     this.bigNotional?.delete(slot);
@@ -147,10 +162,7 @@ export class OrderStore {
       return;
     }
     this.highWater--;
-    this.reservedIm.pop();
-    this.idText.pop();
-    this.priceText.pop();
-    this.views.pop();
+    this.sides.dropLast(slot);
   }
 
   /** Filled notional of `slot` past 2^53, if it went there (see `addFilledNotional`). */
@@ -170,7 +182,7 @@ export class OrderStore {
     data[o + F_BITS] = nums[at]! | (data[o + F_BITS]! & B_SIDE);
     data[o + F_FILLED] = nums[at + 1]!;
     data[o + F_NOTIONAL] = nums[at + 2]!;
-    this.reservedIm[slot] = reservedIm;
+    this.setReservedIm(slot, reservedIm);
     if (big === undefined) this.bigNotional?.delete(slot);
     else (this.bigNotional ??= new Map()).set(slot, big);
   }

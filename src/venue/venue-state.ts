@@ -213,8 +213,7 @@ export class VenueState {
     const cached = o.cachedId(slot);
     if (cached !== '') return cached;
     const id = this.formatOrderId(o.field(slot, F_SEQ), o.field(slot, F_SEC), o.field(slot, F_NANOS));
-    o.idText[slot] = id;
-    o.markSide(slot);
+    o.setSideId(slot, id);
     return id;
   }
 
@@ -257,8 +256,7 @@ export class VenueState {
     if (cached !== '') return cached;
     const odd = this.orders.oddTexts(slot);
     const text = odd !== undefined ? odd.priceText : this.marketOf(slot)!.instrument.tick.toPrice(this.orders.field(slot, F_PRICE));
-    this.orders.priceText[slot] = text;
-    this.orders.markSide(slot);
+    this.orders.setSidePriceText(slot, text);
     return text;
   }
 
@@ -275,8 +273,7 @@ export class VenueState {
   view(slot: number): OrderView {
     let v = this.orders.views[slot] as OrderView | undefined;
     if (v === undefined) {
-      this.orders.views[slot] = v = new OrderView(this, slot);
-      this.orders.markSide(slot);
+      this.orders.setSideView(slot, (v = new OrderView(this, slot)));
     }
     return v;
   }

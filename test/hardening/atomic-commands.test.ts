@@ -40,7 +40,7 @@ function fingerprint(venue: Venue): unknown {
       im: a.openOrdersIm,
       open: venue.openOrders(a).map((o) => ({ id: o.id, state: o.state, filled: o.filledLots, im: o.reservedIm })),
       openIn: venue.markets.map((m) => [a.openCountIn(m), a.openLotsIn(m)]),
-      positions: a.positionList.map((p) => ({ ...p.position, lots: p.position.openLotCount, pnl: [p.tradingPnl, p.fees, p.funding] })),
+      positions: a.positionList.map((p) => ({ ...p.position, lots: p.position.openLots(), pnl: [p.tradingPnl, p.fees, p.funding] })),
       risk: venue.riskSnapshot(a),
     })),
     liquidations: venue.liquidationCount,

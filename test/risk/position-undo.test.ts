@@ -45,11 +45,13 @@ describe("a position's FIFO lots under the venue's undo", () => {
           journal.epoch++;
           journal.refs = [];
           const fails = c.saved && c.fails;
+          const lotsBefore = p.openLots();
           if (c.saved) p.saveTo(nums, 0, journal);
           const realized: bigint[] = [];
           for (const [side, price, lots] of c.fills) realized.push(p.applyFill(side, price, lots));
           if (fails) {
             p.restoreFrom(nums, 0, journal.refs, 0);
+            expect(p.openLots()).toEqual(lotsBefore);
           } else {
             // Fill by fill, the oracle realizes what the position did: the same lots closed in the same order.
             expect(realized).toEqual(c.fills.map(([side, price, lots]) => oracle.fill(side, price, lots)));
@@ -72,7 +74,7 @@ describe("a position's FIFO lots under the venue's undo", () => {
     p.applyFill('S', 105, 5); // flat
     p.applyFill('B', 90, 4); // reopens where the old lots were
     p.restoreFrom(nums, 0, journal.refs, 0);
-    expect([p.netLots, p.openLotCount, p.openCostTicks]).toEqual([5, 2, 503n]);
+    expect([p.netLots, p.openLots(), p.openCostTicks]).toEqual([5, [[100, 2], [101, 3]], 503n]);
     // Closing them realizes against the original entries, oldest first: (110 − 100) × 2 + (110 − 101) × 3.
     expect(p.applyFill('S', 110, 5)).toBe(47n);
   });
