@@ -32,22 +32,22 @@ export class Position {
   private openCostN = 0;
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
-  // Open lots, oldest first: (price, size) pairs of `#lots` from pair `#head` up to pair `#len`
-  // (`#`: the layout is no state of the position, so copies of its fields leave it out).
-  // While a save of the running command holds the position (`saveTo`, `#pin`), lots are only
+  // Open lots, oldest first: (price, size) pairs of `lotPairs` from pair `head` up to pair `len`
+  // The layout (which pairs of which array) is no state of the position: see `openLots`.
+  // While a save of the running command holds the position (`saveTo`, `pin`), lots are only
   // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size,
   // going flat moves `head` past every lot, and a full array is replaced, never rewritten, so the
   // saved (array, head, len) still describes the position before the command. Once free (the
   // next command's save, or no save at all) the closed lots are reclaimed in place (`reclaim`):
   // no array per flat position (each used to start two new arrays, ~14 MB of garbage per
   // `venue.mix` pass).
-  #lots: Float64Array = NO_LOTS;
-  #len = 0;
-  #head = 0;
+  private lotPairs: Float64Array = NO_LOTS;
+  private len = 0;
+  private head = 0;
   private headUsedLots = 0;
   /** The undo journal of the last `saveTo` and its command number then: the storage is pinned while they match. */
-  #pin: { readonly epoch: number } | undefined = undefined;
-  #pinEpoch = 0;
+  private pin: { readonly epoch: number } | undefined = undefined;
+  private pinEpoch = 0;
 
   /** Cumulative Σ priceTicks × lots of buys and sells. */
   get buyNotionalTicks(): bigint {
@@ -114,7 +114,7 @@ export class Position {
     let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.#lots[2 * this.#head]!;
+      const lotPrice = this.lotPairs[2 * this.head]!;
       const closed = this.closeHead(direction, remaining);
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
@@ -140,7 +140,7 @@ export class Position {
     let remaining = qtyLots;
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.#lots[2 * this.#head]!;
+      const lotPrice = this.lotPairs[2 * this.head]!;
       const closed = this.closeHead(direction, remaining);
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
@@ -154,16 +154,16 @@ export class Position {
   }
 
   /**
-   * Closes up to `lots` of the oldest open lot (whose price is `#lots[2 * head]`) against a fill
+   * Closes up to `lots` of the oldest open lot (whose price is `lotPairs[2 * head]`) against a fill
    * in `direction`; the caller checked that the position is open the other way. Returns the lots
    * closed. The FIFO bookkeeping both money paths (numbers and bigint) share.
    */
   private closeHead(direction: number, lots: number): number {
-    const lotSize = this.#lots[2 * this.#head + 1]! - this.headUsedLots;
+    const lotSize = this.lotPairs[2 * this.head + 1]! - this.headUsedLots;
     const closed = Math.min(lotSize, lots);
     this.netLots += direction * closed;
     if (closed === lotSize) {
-      this.#head++;
+      this.head++;
       this.headUsedLots = 0;
     } else {
       this.headUsedLots += closed;
@@ -175,13 +175,13 @@ export class Position {
   private afterClosing(direction: number, priceTicks: number, remaining: number): void {
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
-      if (2 * this.#len === this.#lots.length) {
+      if (2 * this.len === this.lotPairs.length) {
         this.reclaim();
-        if (2 * this.#len === this.#lots.length) this.grow();
+        if (2 * this.len === this.lotPairs.length) this.grow();
       }
-      this.#lots[2 * this.#len] = priceTicks;
-      this.#lots[2 * this.#len + 1] = remaining;
-      this.#len++;
+      this.lotPairs[2 * this.len] = priceTicks;
+      this.lotPairs[2 * this.len + 1] = remaining;
+      this.len++;
       this.netLots += direction * remaining;
     }
     if (this.netLots === 0) this.clearLots();
@@ -189,7 +189,7 @@ export class Position {
 
   /** True when no save of the running command holds the lot storage (it may be rewritten). */
   private lotsFree(): boolean {
-    return this.#pin === undefined || this.#pin.epoch !== this.#pinEpoch;
+    return this.pin === undefined || this.pin.epoch !== this.pinEpoch;
   }
 
   /**
@@ -197,20 +197,20 @@ export class Position {
    * it holds are closed (so the copy is paid for by the closed lots) and no save holds it.
    */
   private reclaim(): void {
-    const head = this.#head;
-    if (head === 0 || 2 * head < this.#len || !this.lotsFree()) return;
-    if (head < this.#len) this.#lots.copyWithin(0, 2 * head, 2 * this.#len);
-    this.#len -= head;
-    this.#head = 0;
+    const head = this.head;
+    if (head === 0 || 2 * head < this.len || !this.lotsFree()) return;
+    if (head < this.len) this.lotPairs.copyWithin(0, 2 * head, 2 * this.len);
+    this.len -= head;
+    this.head = 0;
   }
 
   /** New storage with room for as many lots again as are open (the old one stays as a save may hold it). */
   private grow(): void {
-    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.#len - this.#head) + 4));
-    for (let i = 2 * this.#head, o = 0; i < 2 * this.#len; i++, o++) next[o] = this.#lots[i]!;
-    this.#lots = next;
-    this.#len -= this.#head;
-    this.#head = 0;
+    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.len - this.head) + 4));
+    for (let i = 2 * this.head, o = 0; i < 2 * this.len; i++, o++) next[o] = this.lotPairs[i]!;
+    this.lotPairs = next;
+    this.len -= this.head;
+    this.head = 0;
   }
 
   /** Unrealized PnL at `markTicks`, in tick·lots. */
@@ -240,19 +240,19 @@ export class Position {
 
   /** Number of open FIFO lots (for tests and memory checks). */
   get openLotCount(): number {
-    return this.#len - this.#head;
+    return this.len - this.head;
   }
 
   /** The open lots, oldest first, as [priceTicks, lots] (the oldest less what was closed of it). */
   openLots(): [number, number][] {
     const out: [number, number][] = [];
-    for (let i = this.#head; i < this.#len; i++) out.push([this.#lots[2 * i]!, this.#lots[2 * i + 1]! - (i === this.#head ? this.headUsedLots : 0)]);
+    for (let i = this.head; i < this.len; i++) out.push([this.lotPairs[2 * i]!, this.lotPairs[2 * i + 1]! - (i === this.head ? this.headUsedLots : 0)]);
     return out;
   }
 
   /** Flat: no open lot (`head` past every lot; the storage rewound when free). */
   private clearLots(): void {
-    this.#head = this.#len;
+    this.head = this.len;
     this.headUsedLots = 0;
     this.reclaim();
   }
@@ -261,7 +261,7 @@ export class Position {
    * Writes what puts the position back as it is now (the venue's undo of a failed command):
    * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the lot storage and big totals (copied:
    * they change in place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot
-   * storage for the command of `out.epoch` (see `#lots`). O(1), no allocation while the totals
+   * storage for the command of `out.epoch` (see `lotPairs`). O(1), no allocation while the totals
    * are numbers.
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
@@ -275,13 +275,13 @@ export class Position {
     nums[at + 5] = this.sellN;
     nums[at + 6] = this.realizedN;
     nums[at + 7] = this.openCostN;
-    nums[at + 8] = this.#head;
+    nums[at + 8] = this.head;
     nums[at + 9] = this.headUsedLots;
-    nums[at + 10] = this.#len;
+    nums[at + 10] = this.len;
     out.ref(this.big === undefined ? undefined : { ...this.big });
-    out.ref(this.#lots);
-    this.#pin = out;
-    this.#pinEpoch = out.epoch;
+    out.ref(this.lotPairs);
+    this.pin = out;
+    this.pinEpoch = out.epoch;
   }
 
   /** Puts the position back as `saveTo` saw it (later fills only appended to the saved storage, or replaced it). */
@@ -294,12 +294,12 @@ export class Position {
     this.sellN = nums[at + 5]!;
     this.realizedN = nums[at + 6]!;
     this.openCostN = nums[at + 7]!;
-    this.#head = nums[at + 8]!;
+    this.head = nums[at + 8]!;
     this.headUsedLots = nums[at + 9]!;
-    this.#len = nums[at + 10]!;
+    this.len = nums[at + 10]!;
     const big = refs[refAt] as Position['big'];
     this.big = big === undefined ? undefined : { ...big };
-    this.#lots = refs[refAt + 1] as Float64Array;
+    this.lotPairs = refs[refAt + 1] as Float64Array;
   }
 }
 
