@@ -216,6 +216,11 @@ export class CandleSeries {
     return Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
   }
 
+  /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: the room is a double past the small integers, boxed when returned). */
+  volumeFits(sec: number, qtyLots: number): boolean {
+    return qtyLots <= Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
+  }
+
   /**
    * Adds one trade to the candles of every interval.
    *
@@ -242,7 +247,7 @@ export class CandleSeries {
       throw new RangeError(`addTrade: time went back from ${this.lastTradeSec} to ${sec}`);
     }
     // The day's bucket is the fullest (see `volumeRoomLots`): if it fits, every bucket does.
-    if (qtyLots > this.volumeRoomLots(sec)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
+    if (!this.volumeFits(sec, qtyLots)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
     const isBuy = aggressorSide === 'B';
     const columns = this.columns;
     for (let i = 0; i < columns.length; i++) {

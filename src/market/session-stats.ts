@@ -79,6 +79,12 @@ export class SessionStats {
     return Number.MAX_SAFE_INTEGER - (newSession ? 0 : this.volumeLots);
   }
 
+  /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: no boxed double returned). */
+  volumeFits(sec: number, qtyLots: number): boolean {
+    const newSession = this.sessionIndex === undefined || this.indexOf(sec) > this.sessionIndex;
+    return qtyLots <= Number.MAX_SAFE_INTEGER - (newSession ? 0 : this.volumeLots);
+  }
+
   /**
    * Adds a trade. If it falls in a later session than the current one, the session first resets
    * and this trade becomes its open.

@@ -77,24 +77,24 @@ export function pendingCashOf(rows: readonly number[], markets: readonly Market[
   return total;
 }
 
+/** `marginFitsApprox`'s terms (an account's `Float64Array`): its cash, its open orders' Money kept off the rows, the new order's margin. */
+export const T_CASH = 0;
+export const T_OPEN_IM_BIG = 1;
+export const T_ORDER_IM = 2;
+export const APPROX_TERMS = 3;
+
 /**
- * Whether `imApprox` (≈ the initial margin of a new order, as a double) more initial margin
+ * Whether `approx[T_ORDER_IM]` (≈ the initial margin of a new order, as a double) more initial margin
  * fits: openOrdersIm + positions' initial margin + im ≤ equity. Decided in doubles, without a
  * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
  * (or a value is not representable here), and the caller decides exactly. Why this is exact:
  * every term is an exact Money amount off by at most a few units in 2^53 of its size as a
  * double, so a slack beyond (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
  */
-export function marginFitsApprox(
-  rows: readonly number[],
-  markets: readonly Market[],
-  positions: readonly (AccountPosition | undefined)[],
-  cashApprox: number,
-  openImBigApprox: number,
-  imApprox: number,
-): number {
-  const cash = cashApprox;
-  const big = openImBigApprox;
+export function marginFitsApprox(rows: readonly number[], markets: readonly Market[], positions: readonly (AccountPosition | undefined)[], approx: Float64Array): number {
+  const cash = approx[T_CASH]!;
+  const big = approx[T_OPEN_IM_BIG]!;
+  const imApprox = approx[T_ORDER_IM]!;
   let slack = cash - big - imApprox;
   let size = Math.abs(cash) + Math.abs(big) + Math.abs(imApprox);
   let terms = 3;

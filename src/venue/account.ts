@@ -1,13 +1,15 @@
 import type { Money } from '../core/money.ts';
 import type { Position } from '../risk/position.ts';
 import { AccountPosition } from './account-position.ts';
-import { M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_SAVED, M_SAVED_POSITION, M_TRADED, PER_MARKET, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
+import {
+  APPROX_TERMS, M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_SAVED, M_SAVED_POSITION, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
+  T_ORDER_IM, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf,
+} from './account-rows.ts';
 import type { Market } from './market.ts';
 import { B_IM_BIG, F_BITS, F_FILLED, F_PRICE, F_QTY, type OrderStore } from './order-store.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
 export { MONEY_SAVED, PENDING_SAVED } from './account-rows.ts';
-import { PENDING_SAVED } from './account-rows.ts';
 
 const NO_PENDING = new Float64Array(PENDING_SAVED);
 
@@ -15,24 +17,23 @@ const NO_PENDING = new Float64Array(PENDING_SAVED);
 export class Account {
   /** Cash but for the money of fills still pending in the market rows (`cash` adds it). */
   private cashBase: Money;
-  /** `cashBase` as a double (for the margin pre-check: no bigint conversion per order). */
-  private cashApprox: number;
+  /** The margin pre-check's doubles (`T_*`: cash kept, the others per check): not arguments, which are boxed per call. */
+  private readonly approxTerms = new Float64Array(APPROX_TERMS);
   /** Σ admin credits and debits. */
   adjustments: Money = 0n;
   /** Positions by market index (sparse; iterate `positionList` for a stable order). */
   private readonly positionByMarket: (AccountPosition | undefined)[] = [];
   readonly positionList: AccountPosition[] = [];
   /**
-   * Initial margin of the open orders kept as Money, one per order (`B_IM_BIG`): orders of a
-   * market whose margin rate gives no whole Money factor, or whose sum would pass 2^53. The
-   * others count as price × lots in their market's row (`M_IM_NOTIONAL`): see `openOrdersIm`.
+   * Initial margin of open orders kept as Money, one per order (`B_IM_BIG`: no whole Money factor
+   * in their market, or a sum past 2^53); the others count as price × lots in their market's row
+   * (`M_IM_NOTIONAL`): see `openOrdersIm`.
    */
   private openImBig: Money = 0n;
   /**
-   * Per market index, `PER_MARKET` numbers side by side (one cache line, where they were five
-   * heap objects): open order count, Σ remaining lots of open orders (for the overflow bound of
-   * order entry), the undo's first-touch mark (`markSaved`), the open orders' margin notional,
-   * and the position's totals.
+   * Per market index, `PER_MARKET` numbers side by side (a cache line, not five heap objects): open
+   * orders' count, remaining lots (order entry's overflow bound) and margin notional, the undo's
+   * first-touch marks (`markSaved`), the position's totals.
    */
   private readonly byMarket: number[] = [];
 
@@ -44,7 +45,7 @@ export class Account {
     private readonly markets: readonly Market[],
   ) {
     this.cashBase = startingCash;
-    this.cashApprox = Number(startingCash);
+    this.approxTerms[T_CASH] = Number(startingCash);
   }
 
   /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
@@ -58,7 +59,7 @@ export class Account {
 
   private setCashBase(value: Money): void {
     this.cashBase = value;
-    this.cashApprox = Number(value);
+    this.approxTerms[T_CASH] = Number(value);
   }
 
   /**
@@ -222,17 +223,21 @@ export class Account {
     } else rows[m + M_IM_NOTIONAL]! -= store.field(slot, F_PRICE) * unfilledLots;
   }
 
-  /** Slots of the open orders, oldest first (a copy: safe to cancel while iterating; a scan of the records). */
-  openSlots(store: OrderStore): number[] {
-    return store.openSlotsOf(this.id);
+  /** Whether `imApprox` (≈ a new order's initial margin) more fits, in doubles: 1 fits, -1 does not, 0 too close to call (`marginFitsApprox`). */
+  initialMarginFits(imApprox: number): number {
+    this.approxTerms[T_ORDER_IM] = imApprox;
+    return this.marginFits();
   }
 
-  /**
-   * Whether `imApprox` (≈ the initial margin of a new order, as a double) more initial margin
-   * fits, decided in doubles: 1 fits, -1 does not, 0 too close to call (see `marginFitsApprox`).
-   */
-  initialMarginFits(imApprox: number): number {
-    return marginFitsApprox(this.byMarket, this.markets, this.positionByMarket, this.cashApprox, this.openImBig === 0n ? 0 : Number(this.openImBig), imApprox);
+  /** `initialMarginFits` of `qtyLots` at `priceTicks` in `market` (order entry: no double argument). */
+  orderMarginFits(market: Market, priceTicks: number, qtyLots: number): number {
+    this.approxTerms[T_ORDER_IM] = priceTicks * qtyLots * market.imPerTickLotApprox;
+    return this.marginFits();
+  }
+
+  private marginFits(): number {
+    this.approxTerms[T_OPEN_IM_BIG] = this.openImBig === 0n ? 0 : Number(this.openImBig);
+    return marginFitsApprox(this.byMarket, this.markets, this.positionByMarket, this.approxTerms);
   }
 
   /** Money (account-wide) and open-order numbers in market `marketIndex`, as `restoreMoney` takes them back: `MONEY_SAVED` numbers. */

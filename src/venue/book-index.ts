@@ -38,7 +38,11 @@ export class VenueBookIndex implements OrderIndex {
   }
 
   absent(id: number): boolean {
-    return this.get(id) === NO_SLOT;
+    const slot = this.store.bySeq.get(id);
+    if (slot === NO_SLOT) return this.others === null || this.others.get(id) === NO_SLOT;
+    const d = this.store.data;
+    const o = slot * STRIDE;
+    return !(d[o + F_BOOK_REF]! > 0 && d[o + F_MARKET] === this.marketIndex);
   }
 
   add(id: number, ref: number): void {

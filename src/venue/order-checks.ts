@@ -19,8 +19,8 @@ export interface OrderTicket {
 
 const POST_ONLY_TEXT = 'post-only order would cross the book';
 
-/** Business-rule checks of decisions.md, in order; undefined when the order may proceed. */
-export function checkOrder(nowSec: number, account: Account, market: Market, t: OrderTicket): readonly [RejectReason, string] | undefined {
+/** Business-rule checks of decisions.md, in order (`time`: the sim clock); undefined when the order may proceed. */
+export function checkOrder(time: { readonly nowSec: number }, account: Account, market: Market, t: OrderTicket): readonly [RejectReason, string] | undefined {
   const inst = market.instrument;
   if (market.state !== 'OPEN') return ['EXCHANGE_CLOSED', `${inst.symbol} is ${market.state}`];
   if (!Number.isSafeInteger(t.qtyLots) || t.qtyLots <= 0 || t.qtyLots % inst.minimumTradeQuantity !== 0) {
@@ -30,7 +30,7 @@ export function checkOrder(nowSec: number, account: Account, market: Market, t: 
     return ['INVALID_PRICE_INCREMENT', `price must be a positive multiple of the tick size ${inst.tick.text}`];
   }
   const crosses = wouldCross(market, t.side, t.priceTicks);
-  const overflow = quantityOverflow(account, market, t.side, t.priceTicks, t.qtyLots, nowSec, crosses);
+  const overflow = quantityOverflow(account, market, t.side, t.priceTicks, t.qtyLots, time, crosses);
   if (overflow !== undefined) return ['INCORRECT_QUANTITY', overflow];
   if (t.isLiquidation === true) return undefined;
   if (!market.isWithinBand(t.priceTicks)) {
@@ -40,7 +40,7 @@ export function checkOrder(nowSec: number, account: Account, market: Market, t: 
     return ['MAX_OPEN_ORDERS_EXCEEDED', `at most ${inst.maxOpenOrders} open orders per instrument`];
   }
   if (t.postOnly && crosses) return ['UNKNOWN', POST_ONLY_TEXT];
-  const fits = account.initialMarginFits(t.priceTicks * t.qtyLots * market.imPerTickLotApprox);
+  const fits = account.orderMarginFits(market, t.priceTicks, t.qtyLots);
   if (fits > 0) return undefined;
   if (fits === 0) {
     // Too close to call in doubles: the exact check.

@@ -38,7 +38,7 @@ export class OrderFlow {
    */
   submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
     const slot = this.createOrder(account, market, symbol, ticket);
-    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock.nowSec, account, market, ticket);
+    const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock, account, market, ticket);
     if (rejection !== undefined) {
       this.s.orders.setState(slot, ST_REJECTED);
       const r = this.s.orderRow('j', account.id, slot, this.s.executionIds.advance());
@@ -280,13 +280,13 @@ export class OrderFlow {
 
   private createOrder(account: Account, market: Market | undefined, symbol: string, t: OrderTicket): number {
     const liquidation = t.isLiquidation === true;
-    const counter = (liquidation ? this.s.liquidationIds : this.s.orderIds).advance(this.s.nowMs());
+    const clock = this.s.clock;
+    const counter = (liquidation ? this.s.liquidationIds : this.s.orderIds).advanceAt(clock);
     const offGrid = Number.isNaN(t.priceTicks);
     const bits = (t.side === 'S' ? B_SELL : 0) | (t.tif === 'IOC' ? B_IOC : 0) | (t.postOnly ? B_POST_ONLY : 0) | (liquidation ? B_LIQUIDATION : 0) | (offGrid ? B_OFF_GRID : 0);
-    const { nowSec, nowNanos } = this.s.clock;
     const store = this.s.orders;
     const fresh = store.nextIsFresh;
-    const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, nowSec, nowNanos);
+    const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, clock);
     if (market === undefined || offGrid) this.s.orders.setOddTexts(slot, symbol, t.priceText);
     saveAllocation(this.s.log.journal, store, slot, fresh);
     return slot;

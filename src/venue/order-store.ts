@@ -40,9 +40,8 @@ export class OrderStore {
   private readonly sides = new OrderSides();
   /** Initial margin reserved by each slot's open remainder, for orders flagged `B_IM_BIG` (else 0n: see `VenueState.reservedImOf`). */
   readonly reservedIm: readonly Money[] = this.sides.reservedIm;
-  /** Wire id text per slot, '' until first read; read only for slots flagged `B_SIDE`. */
+  /** Wire id and price texts per slot, '' until first read (read only for slots flagged `B_SIDE`). */
   readonly idText: readonly string[] = this.sides.idText;
-  /** Price text per slot, '' until first read (every feed of the order shows it). */
   readonly priceText: readonly string[] = this.sides.priceText;
   private readonly odd = new Map<number, OddTexts>();
   /** Snapshot holders per slot (see order-view.ts); detached before a slot is reused. */
@@ -51,8 +50,8 @@ export class OrderStore {
   private highWater = 0;
   readonly bySeq = new SeqIndex();
 
-  /** A fresh record for a new order (every field set here or by the caller). */
-  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, sec: number, nanos: number): number {
+  /** A fresh record for a new order (every field set here or by the caller), stamped with the time of `time` (read, not passed: see `IdGenerator.advanceAt`). */
+  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
       slot = this.highWater++;
@@ -67,8 +66,8 @@ export class OrderStore {
     d[o + F_PRICE] = priceTicks;
     d[o + F_QTY] = qtyLots;
     d[o + F_FILLED] = 0;
-    d[o + F_SEC] = sec;
-    d[o + F_NANOS] = nanos;
+    d[o + F_SEC] = time.nowSec;
+    d[o + F_NANOS] = time.nowNanos;
     d[o + F_NOTIONAL] = 0;
     d[o + F_SAVED] = 0;
     d[o + F_BOOK_REF] = 0;

@@ -16,12 +16,17 @@ import type { Side } from '../core/types.ts';
  * (and |net| ≤ bought + sold). The volume bounds are checked when the order would trade on
  * arrival (`crosses`): a trade only ever happens at a taker's entry.
  *
- * `sec` is the sim time (Unix seconds) a trade would happen at. Returns the reject text, or undefined when the order fits.
+ * `time.nowSec` is the sim time (Unix seconds) a trade would happen at (read only for an order
+ * that crosses: as an argument it would be a heap number per order, past the small integers).
+ * Returns the reject text, or undefined when the order fits.
  */
-export function quantityOverflow(account: Account, market: Market, side: Side, priceTicks: number, qty: number, sec: number, crosses: boolean): string | undefined {
+export function quantityOverflow(account: Account, market: Market, side: Side, priceTicks: number, qty: number, time: { readonly nowSec: number }, crosses: boolean): string | undefined {
   const room = Number.MAX_SAFE_INTEGER - qty;
   if (market.book.levelLots(side, priceTicks) > room) return 'quantity would overflow the price level total';
-  if (crosses && (qty > market.candles.volumeRoomLots(sec) || qty > market.stats.volumeRoomLots(sec))) return 'quantity would overflow the traded volume';
+  if (crosses) {
+    const sec = time.nowSec;
+    if (!market.candles.volumeFits(sec, qty) || !market.stats.volumeFits(sec, qty)) return 'quantity would overflow the traded volume';
+  }
   if (account.tradedLotsIn(market) + account.openLotsIn(market) > room) return 'quantity would overflow the position totals';
   return undefined;
 }

@@ -117,7 +117,7 @@ export class Settlement {
   liquidate(account: Account): void {
     this.s.liquidations++;
     faultPoint('liquidation.start');
-    for (const slot of account.openSlots(this.s.orders)) {
+    for (const slot of this.s.orders.openSlotsOf(account.id)) {
       this.flow.cancelResting(slot, 'LIQUIDATION', 'canceled for liquidation');
       faultPoint('liquidation.cancel');
     }

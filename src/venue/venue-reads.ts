@@ -73,7 +73,7 @@ export abstract class VenueReads {
 
   /** Open orders of the account, oldest first. */
   openOrders(account: Account): Order[] {
-    return account.openSlots(this.s.orders).map((slot) => this.s.view(slot));
+    return this.s.orders.openSlotsOf(account.id).map((slot) => this.s.view(slot));
   }
 
   /** An open order by wire id, if it belongs to `account`. */

@@ -69,10 +69,6 @@ export class VenueState {
     else market.makerFeeTicks += notionalTicks;
   }
 
-  /** Milliseconds of the current sim time (for ULID-style ids). */
-  nowMs(): number {
-    return this.clock.nowSec * 1000 + Math.floor(this.clock.nowNanos / 1_000_000);
-  }
 
   /** Call after changing `listeners`. */
   listenersChanged(): void {

@@ -155,7 +155,7 @@ export class Venue extends VenueReads {
   cancelAll(account: Account): { successful: string[]; failed: string[] } {
     return this.s.exclusive(() => {
       const successful: string[] = [];
-      for (const slot of account.openSlots(this.s.orders)) {
+      for (const slot of this.s.orders.openSlotsOf(account.id)) {
         successful.push(this.s.orderId(slot));
         this.flow.cancelResting(slot, 'USER_REQUESTED', 'canceled by user');
       }

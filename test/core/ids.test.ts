@@ -69,6 +69,36 @@ describe('IdGenerator', () => {
   });
 });
 
+describe('IdGenerator.advanceAt', () => {
+  it('issues the counters advance issues at the clock time in milliseconds, and refuses the same times (fast-check)', () => {
+    const time = fc.record({ nowSec: fc.oneof(fc.integer({ min: 0, max: 2 ** 38 }), fc.constant(-1), fc.constant(2 ** 40)), nowNanos: fc.integer({ min: 0, max: 999_999_999 }) });
+    fc.assert(
+      fc.property(fc.array(time, { minLength: 1, maxLength: 30 }), (times) => {
+        const byClock = new IdGenerator('O-');
+        const byMs = new IdGenerator('O-');
+        for (const t of times) {
+          const ms = t.nowSec * 1000 + Math.floor(t.nowNanos / 1_000_000);
+          let expected: number | string;
+          try {
+            expected = byMs.advance(ms);
+          } catch (e) {
+            expected = (e as Error).message;
+          }
+          let got: number | string;
+          try {
+            got = byClock.advanceAt(t);
+          } catch (e) {
+            got = (e as Error).message;
+          }
+          expect(got).toBe(expected);
+        }
+        expect(byClock.count).toBe(byMs.count);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('decodeIdCounter', () => {
   it('recovers the counter of seeded random ids', () => {
     const rng = new RandomStream('ids-decode');

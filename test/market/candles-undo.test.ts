@@ -85,8 +85,13 @@ describe('candle volume room', () => {
     fc.assert(
       fc.property(fc.array(trade, { maxLength: 40 }), fc.integer({ min: 0, max: 200_000 }), (trades, ahead) => {
         const candles = new CandleSeries();
-        const sec = addAll(candles, new SessionStats(), 1_704_067_200, trades);
+        const stats = new SessionStats();
+        const sec = addAll(candles, stats, 1_704_067_200, trades);
         const at = sec + ahead;
+        // Order entry's boolean form agrees at the edge, for the candles and the session.
+        for (const room of [candles.volumeRoomLots(at), stats.volumeRoomLots(at)]) expect(room).toBeGreaterThan(0);
+        for (const q of [1, candles.volumeRoomLots(at), candles.volumeRoomLots(at) + 1]) expect(candles.volumeFits(at, q)).toBe(q <= candles.volumeRoomLots(at));
+        for (const q of [1, stats.volumeRoomLots(at), stats.volumeRoomLots(at) + 1]) expect(stats.volumeFits(at, q)).toBe(q <= stats.volumeRoomLots(at));
         let fullest = 0;
         for (const i of INTERVALS) {
           const last = candles.last(i);

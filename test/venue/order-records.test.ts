@@ -187,16 +187,19 @@ describe('SeqIndex', () => {
   });
 });
 
+/** The clock an order is stamped with, at time 0. */
+const AT_ZERO = { nowSec: 0, nowNanos: 0 };
+
 describe('OrderStore', () => {
   it('keeps a filled notional exact past 2^53 (it moves off the records into a bigint)', () => {
     const store = new OrderStore();
-    const slot = store.allocate(1, 0, 0, 0, 1, 1, 0, 0);
+    const slot = store.allocate(1, 0, 0, 0, 1, 1, AT_ZERO);
     const price = 2 ** 40;
     const lots = 3000;
     for (let i = 0; i < 5; i++) store.addFilledNotional(slot, price, lots);
     expect(store.filledNotionalTicks(slot)).toBe(5n * BigInt(price) * BigInt(lots));
     store.free(slot);
-    const again = store.allocate(2, 0, 0, 0, 1, 1, 0, 0);
+    const again = store.allocate(2, 0, 0, 0, 1, 1, AT_ZERO);
     expect(again).toBe(slot);
     expect(store.filledNotionalTicks(again)).toBe(0n);
   });
