@@ -1,9 +1,5 @@
 import type { Side } from '../core/types.ts';
 
-/** Lots a position's storage holds at first (pairs of numbers). */
-const MIN_LOTS = 4;
-const NO_LOTS = new Float64Array(0);
-
 /**
  * One account's position in one instrument, in integer ticks and lots.
  *
@@ -33,15 +29,16 @@ export class Position {
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
   // Open lots, oldest first: (price, size) pairs of `lotPairs` from pair `head` up to pair `len`
-  // The layout (which pairs of which array) is no state of the position: see `openLots`.
+  // (one array for the position's life; its layout is no state of the position: see `openLots`).
   // While a save of the running command holds the position (`saveTo`, `pin`), lots are only
-  // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size,
-  // going flat moves `head` past every lot, and a full array is replaced, never rewritten, so the
-  // saved (array, head, len) still describes the position before the command. Once free (the
-  // next command's save, or no save at all) the closed lots are reclaimed in place (`reclaim`):
-  // no array per flat position (each used to start two new arrays, ~14 MB of garbage per
-  // `venue.mix` pass).
-  private lotPairs: Float64Array = NO_LOTS;
+  // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size
+  // and going flat moves `head` past every lot, so the saved (head, len) still describes the
+  // position before the command. Once free (the next command's save, or no save at all) the
+  // closed lots are reclaimed in place (`reclaim`): no array per flat position (each used to
+  // start two new arrays, ~14 MB of garbage per `venue.mix` pass). A plain array, not a typed
+  // one: it grows in the heap as lots are appended (a typed array's growth is a new buffer, off
+  // the heap past 64 bytes, whose external memory set off extra scavenges).
+  private readonly lotPairs: number[] = [];
   private len = 0;
   private head = 0;
   private headUsedLots = 0;
@@ -175,10 +172,7 @@ export class Position {
   private afterClosing(direction: number, priceTicks: number, remaining: number): void {
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
-      if (2 * this.len === this.lotPairs.length) {
-        this.reclaim();
-        if (2 * this.len === this.lotPairs.length) this.grow();
-      }
+      // Written at or below the array's end: appended (the array grows) or over a reclaimed pair.
       this.lotPairs[2 * this.len] = priceTicks;
       this.lotPairs[2 * this.len + 1] = remaining;
       this.len++;
@@ -199,17 +193,9 @@ export class Position {
   private reclaim(): void {
     const head = this.head;
     if (head === 0 || 2 * head < this.len || !this.lotsFree()) return;
-    if (head < this.len) this.lotPairs.copyWithin(0, 2 * head, 2 * this.len);
+    const pairs = this.lotPairs;
+    for (let i = 2 * head, o = 0; i < 2 * this.len; i++, o++) pairs[o] = pairs[i]!;
     this.len -= head;
-    this.head = 0;
-  }
-
-  /** New storage with room for as many lots again as are open (the old one stays as a save may hold it). */
-  private grow(): void {
-    const next = new Float64Array(Math.max(2 * MIN_LOTS, 4 * (this.len - this.head) + 4));
-    for (let i = 2 * this.head, o = 0; i < 2 * this.len; i++, o++) next[o] = this.lotPairs[i]!;
-    this.lotPairs = next;
-    this.len -= this.head;
     this.head = 0;
   }
 
@@ -259,10 +245,9 @@ export class Position {
 
   /**
    * Writes what puts the position back as it is now (the venue's undo of a failed command):
-   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the lot storage and big totals (copied:
-   * they change in place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot
-   * storage for the command of `out.epoch` (see `lotPairs`). O(1), no allocation while the totals
-   * are numbers.
+   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the big totals (copied: they change in
+   * place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot storage for the
+   * command of `out.epoch` (see `lotPairs`). O(1), no allocation while the totals are numbers.
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
     // The command before is over: what it closed is reclaimed before this one pins the storage.
@@ -279,12 +264,11 @@ export class Position {
     nums[at + 9] = this.headUsedLots;
     nums[at + 10] = this.len;
     out.ref(this.big === undefined ? undefined : { ...this.big });
-    out.ref(this.lotPairs);
     this.pin = out;
     this.pinEpoch = out.epoch;
   }
 
-  /** Puts the position back as `saveTo` saw it (later fills only appended to the saved storage, or replaced it). */
+  /** Puts the position back as `saveTo` saw it (later fills only appended to the lot storage). */
   restoreFrom(nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
     this.netLots = nums[at]!;
     this.buyLots = nums[at + 1]!;
@@ -299,13 +283,12 @@ export class Position {
     this.len = nums[at + 10]!;
     const big = refs[refAt] as Position['big'];
     this.big = big === undefined ? undefined : { ...big };
-    this.lotPairs = refs[refAt + 1] as Float64Array;
   }
 }
 
 /** How many numbers and references `Position.saveTo` writes. */
 export const POSITION_SAVED_NUMBERS = 11;
-export const POSITION_SAVED_REFS = 2;
+export const POSITION_SAVED_REFS = 1;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */
 export function tickLots(priceTicks: number, lots: number): bigint {
