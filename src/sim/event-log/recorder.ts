@@ -271,8 +271,7 @@ export class EventLogRecorder implements VenueListener {
   private begin(kind: number): number {
     const r = this.rowsInBatch;
     this.row++;
-    const kindRows = this.kindRows;
-    kindRows[kind] = kindRows[kind]! + 1;
+    this.kindRows[kind]! += 1;
     const clock = this.venue.clock;
     if (clock.nowSec !== this.lastSec || clock.nowNanos !== this.lastNanos) {
       this.lastSec = clock.nowSec;
