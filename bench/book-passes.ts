@@ -7,7 +7,7 @@
  */
 import { BookEvents } from '../src/book/book-events.ts';
 import { OrderBook } from '../src/book/order-book.ts';
-import { KIND_CANCEL, OWNERS, generateMix, referenceBookFor, replayMixOnReference } from './book.bench.ts';
+import { OWNERS, generateMix, referenceBookFor, replayMix, replayMixOnReference } from './book-mix.ts';
 
 const which = process.argv[2] ?? 'book';
 const passes = Number(process.argv[3] ?? 8);
@@ -15,24 +15,13 @@ const mix = generateMix('bench/book.mix', OWNERS);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const out = new BookEvents();
 
-function replayBook(book: OrderBook): void {
-  const { kinds, places, cancelIds } = mix;
-  let pi = 0;
-  let ci = 0;
-  for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === KIND_CANCEL) book.cancelInto(cancelIds[ci++]!, out);
-    else book.placeInto(places[pi++]!, out);
-    out.clear();
-  }
-}
-
 const ms: number[] = [];
 for (let i = 0; i < passes; i++) {
   // The fresh book is built before the collection (bench/README "Pitfalls").
   const book = which === 'ref' ? referenceBookFor(mix) : new OrderBook();
   gc();
   const before = process.cpuUsage();
-  if (book instanceof OrderBook) replayBook(book);
+  if (book instanceof OrderBook) replayMix(book, mix, out, false);
   else replayMixOnReference(book, mix);
   const used = process.cpuUsage(before);
   ms.push((used.user + used.system) / 1000);

@@ -6,19 +6,13 @@
  */
 import { OrderBook } from '../src/book/order-book.ts';
 import type { PlaceCommand } from '../src/book/events.ts';
-import { BookEvents, EV_CANCEL_REJECTED, EV_TRADE } from '../src/book/book-events.ts';
+import { BookEvents } from '../src/book/book-events.ts';
 import { RandomStream } from '../src/random/random-stream.ts';
-import type { BenchCase } from './harness.ts';
-import { TypedReferenceBook } from './reference-book.ts';
+import { alternatedPasses, findGc, type BenchCase } from './harness.ts';
+import type { TypedReferenceBook } from './reference-book.ts';
 import { externalCase } from './book-external.ts';
+import { MID_TICKS, OWNERS, PASS_OPS, countTrades, emptyMix, generateMix, limitOrder, referenceBookFor, replayMix, replayMixOnReference } from './book-mix.ts';
 
-export const MID_TICKS = 100_000;
-export const OWNERS = 100;
-export const PASS_OPS = 1_000_000;
-
-function limitOrder(orderId: number, ownerId: number, buy: boolean, priceTicks: number, qtyLots: number): PlaceCommand {
-  return { orderId, ownerId, side: buy ? 'B' : 'S', priceTicks, qtyLots, tif: 'GTC', postOnly: false };
-}
 
 /** Resting orders, trades and the touch, for the one-line sanity note. */
 function bookNote(book: OrderBook | undefined, traded: number, extra = ''): string {
@@ -86,16 +80,6 @@ export function insertCase(): BenchCase {
   };
 }
 
-function countTrades(events: BookEvents): number {
-  let n = 0;
-  for (let i = 0; i < events.length; i++) if (events.kind(i) === EV_TRADE) n++;
-  return n;
-}
-
-export const KIND_INSERT = 0;
-export const KIND_CANCEL = 1;
-export const KIND_IOC = 2;
-
 /**
  * `book.mix`: 1,000,000 operations around a fixed mid. 60% GTC inserts 0–49 ticks behind the
  * mid on their own side with a 2-tick overlap band (a buy at mid+2-k, a sell at mid-2+k, k in
@@ -138,9 +122,36 @@ export function mixCase(name = 'book.mix', seed = 'bench/book.mix', owners = OWN
       const { trades, misses } = replayMix(check, mix, out, true);
       let deepest = 0;
       for (const level of check.l3().bids) deepest = Math.max(deepest, level.orders.length);
-      return bookNote(check, trades, `, ${misses} cancel misses, deepest bid level ${deepest} orders`);
+      const note = bookNote(check, trades, `, ${misses} cancel misses, deepest bid level ${deepest} orders`);
+      return floor === 'book.mix-reference' ? `${note}; ${pairedWithReference(mix, out)}` : note;
     },
   };
+}
+
+/** Alternated pairs for `book.mix`'s ratio to its floor (besides the fastest-pass ratio `run.ts` prints). */
+const REFERENCE_PAIRS = 9;
+
+/**
+ * `book.mix` against its floor in passes alternated one by one in this process (the reference
+ * first in even pairs, the book first in odd ones): each pair's ratio is the reference's CPU
+ * time over the book's. The fastest-pass ratio compares the best of 5 passes of one case, run
+ * after the other, with the best of 5 of the other: a quiet moment in either moves it (the
+ * reference's own figure moves 8–11 M ops/s between runs of the same code). The median of
+ * alternated pairs is the figure both see under the same load.
+ */
+function pairedWithReference(mix: ReturnType<typeof generateMix>, out: BookEvents): string {
+  let ref: TypedReferenceBook | undefined;
+  let book: OrderBook | undefined;
+  const { a: refS, b: bookS } = alternatedPasses(
+    REFERENCE_PAIRS,
+    { fresh: () => void (ref = referenceBookFor(mix)), run: () => void replayMixOnReference(ref!, mix) },
+    { fresh: () => void (book = new OrderBook()), run: () => void replayMix(book!, mix, out, false) },
+    findGc(),
+  );
+  const ratios = refS.map((r, i) => r / bookS[i]!).sort((x, y) => x - y);
+  const median = ratios[ratios.length >> 1]!;
+  const bookRates = bookS.map((x) => PASS_OPS / x / 1e6);
+  return `paired with book.mix-reference (CPU, ${REFERENCE_PAIRS} alternated pairs): ${ratios[0]!.toFixed(2)}–${ratios[ratios.length - 1]!.toFixed(2)}×, median ${median.toFixed(2)}× (target ≥ 0.7×); book ${Math.min(...bookRates).toFixed(1)}–${Math.max(...bookRates).toFixed(1)} M ops/s`;
 }
 
 /**
@@ -179,107 +190,6 @@ export function mixReferenceCase(): BenchCase {
       return `${check.resting} resting, ${check.trades} trades, ${misses} cancel misses`;
     },
   };
-}
-
-/** An empty reference book for the workload's price range. */
-export function referenceBookFor(mix: MixWorkload): TypedReferenceBook {
-  let minTicks = Infinity;
-  let maxTicks = -Infinity;
-  for (const p of mix.places) {
-    if (p.priceTicks < minTicks) minTicks = p.priceTicks;
-    if (p.priceTicks > maxTicks) maxTicks = p.priceTicks;
-  }
-  return new TypedReferenceBook(Math.min(minTicks, MID_TICKS), Math.max(maxTicks, MID_TICKS));
-}
-
-/** Runs the mix on the reference book; returns the cancel misses. */
-export function replayMixOnReference(book: TypedReferenceBook, mix: MixWorkload): number {
-  const { kinds, places, cancelIds } = mix;
-  let misses = 0;
-  let pi = 0;
-  let ci = 0;
-  for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === KIND_CANCEL) {
-      if (!book.cancel(cancelIds[ci++]!)) misses++;
-    } else {
-      const cmd = places[pi++]!;
-      book.place(cmd.orderId, cmd.side === 'B', cmd.priceTicks, cmd.qtyLots, cmd.tif === 'IOC');
-    }
-  }
-  return misses;
-}
-
-/** The `book.mix` workload: command kinds in order, the orders placed, the ids canceled. */
-export interface MixWorkload {
-  /** `KIND_*` of each command. */
-  kinds: Uint8Array;
-  /** Inserts and IOC orders in command order; ids are 1, 2, 3, ... in this order. */
-  places: PlaceCommand[];
-  /** Order id of each cancel in command order (0: nothing placed yet, a miss). */
-  cancelIds: Float64Array;
-}
-
-function emptyMix(): MixWorkload {
-  return { kinds: new Uint8Array(0), places: [], cancelIds: new Float64Array(0) };
-}
-
-/**
- * The mix of `book.mix` (see there) from the stream `seed`, with owners drawn from 1..owners.
- * Also the workload of `venue.mix`, so the venue's cost shows against the bare book's.
- */
-export function generateMix(seed: string, owners: number, ops = PASS_OPS): MixWorkload {
-  const rng = new RandomStream(seed);
-  const kinds = new Uint8Array(ops);
-  const places: PlaceCommand[] = [];
-  const cancels: number[] = [];
-  // Ids of GTC orders placed and not yet chosen for a cancel; swap-removed when chosen.
-  const live: number[] = [];
-  let nextId = 1;
-  for (let i = 0; i < ops; i++) {
-    const r = rng.next();
-    const buy = rng.chance(0.5);
-    if (r < 0.6) {
-      const k = rng.int(0, 49);
-      const priceTicks = buy ? MID_TICKS + 2 - k : MID_TICKS - 2 + k;
-      live.push(nextId);
-      places.push(limitOrder(nextId++, rng.int(1, owners), buy, priceTicks, rng.int(1, 10)));
-      kinds[i] = KIND_INSERT;
-    } else if (r < 0.9) {
-      kinds[i] = KIND_CANCEL;
-      if (live.length === 0) {
-        cancels.push(0); // nothing placed yet: a miss
-        continue;
-      }
-      const at = rng.int(0, live.length - 1);
-      cancels.push(live[at]!);
-      live[at] = live[live.length - 1]!;
-      live.pop();
-    } else {
-      const priceTicks = buy ? MID_TICKS + 60 : MID_TICKS - 60;
-      places.push({ ...limitOrder(nextId++, rng.int(1, owners), buy, priceTicks, rng.int(1, 20)), tif: 'IOC' });
-      kinds[i] = KIND_IOC;
-    }
-  }
-  return { kinds, places, cancelIds: Float64Array.from(cancels) };
-}
-
-/** Runs the mix on `book`; counts trades and cancel misses only when asked (not when timed). */
-function replayMix(book: OrderBook, mix: MixWorkload, out: BookEvents, tally: boolean): { trades: number; misses: number } {
-  const { kinds, places, cancelIds } = mix;
-  let trades = 0;
-  let misses = 0;
-  let pi = 0;
-  let ci = 0;
-  for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === KIND_CANCEL) book.cancelInto(cancelIds[ci++]!, out);
-    else book.placeInto(places[pi++]!, out);
-    if (tally) {
-      trades += countTrades(out);
-      if (out.kind(0) === EV_CANCEL_REJECTED) misses++;
-    }
-    out.clear(); // the consumer has handled the events
-  }
-  return { trades, misses };
 }
 
 /** `book.l2-snapshot`: one `l2()` call on a book of 1,000 levels (500 a side, 1–5 orders each). */

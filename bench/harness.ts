@@ -95,6 +95,46 @@ export function findGc(): (() => void) | undefined {
   }
 }
 
+/** CPU seconds (user + system, the whole process) of `fn`. */
+export function cpuSeconds(fn: () => void): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
+/** One side of an alternated comparison: `fresh` builds the state (untimed), `run` is timed. */
+export interface AlternatedPass {
+  fresh(): void;
+  run(): void;
+}
+
+/**
+ * `pairs` passes of `a` and of `b` alternated in this process, `a` first in even pairs and `b`
+ * first in odd ones (neither always runs on the other's leftovers), so both see the same load.
+ * Each pass builds its fresh state, then collects garbage (after the build: a collection before
+ * it can drop the optimized code of the state's classes, bench/README "Pitfalls"), then is
+ * timed in CPU seconds.
+ */
+export function alternatedPasses(pairs: number, a: AlternatedPass, b: AlternatedPass, gc: (() => void) | undefined): { a: number[]; b: number[] } {
+  const out = { a: [] as number[], b: [] as number[] };
+  const pass = (p: AlternatedPass): number => {
+    p.fresh();
+    gc?.();
+    return cpuSeconds(() => p.run());
+  };
+  for (let i = 0; i < pairs; i++) {
+    if (i % 2 === 0) {
+      out.a.push(pass(a));
+      out.b.push(pass(b));
+    } else {
+      out.b.push(pass(b));
+      out.a.push(pass(a));
+    }
+  }
+  return out;
+}
+
 /** Runs one case with tinybench and measures the heap after its last pass. */
 export async function runCase(c: BenchCase, gc: (() => void) | undefined): Promise<BenchResult> {
   await c.setup?.();

@@ -4,8 +4,9 @@
  * Prints the CPU seconds of every pass (a fresh venue each), then the bare book's on the same
  * commands. Usage: node --expose-gc bundle.mjs [passes=5]
  */
-import { PASS_OPS } from './book.bench.ts';
-import { cpuSeconds, freshVenue, replayBook, replayVenue, venueWorkload } from './venue.bench.ts';
+import { PASS_OPS, replayOnFreshBook } from './book-mix.ts';
+import { cpuSeconds } from './harness.ts';
+import { freshVenue, replayVenue, venueWorkload } from './venue.bench.ts';
 
 const passes = Number(process.argv[2] ?? 5);
 const mix = venueWorkload();
@@ -20,7 +21,7 @@ for (let i = 0; i < passes; i++) {
 const bookS: number[] = [];
 for (let i = 0; i < 3; i++) {
   gc();
-  bookS.push(cpuSeconds(() => replayBook(mix)));
+  bookS.push(cpuSeconds(() => replayOnFreshBook(mix)));
 }
 const best = (xs: number[]) => Math.min(...xs.slice(1));
 const fmt = (xs: number[]) => xs.map((x) => x.toFixed(3)).join(' ');

@@ -20,10 +20,9 @@ import type { Account } from '../src/venue/account.ts';
 import type { OrderEvent } from '../src/venue/order-events.ts';
 import type { Market } from '../src/venue/market.ts';
 import { Venue } from '../src/venue/venue.ts';
-import { BookEvents } from '../src/book/book-events.ts';
-import { OrderBook } from '../src/book/order-book.ts';
-import { KIND_CANCEL, PASS_OPS, generateMix, mixCase, type MixWorkload } from './book.bench.ts';
-import type { BenchCase } from './harness.ts';
+import { mixCase } from './book.bench.ts';
+import { KIND_CANCEL, PASS_OPS, generateMix, replayOnFreshBook, type MixWorkload } from './book-mix.ts';
+import { cpuSeconds, type BenchCase } from './harness.ts';
 
 const USERS = 1000;
 /** 2024-01-01T00:00:00Z. */
@@ -130,28 +129,6 @@ function replayVenueWireIds(run: VenueRun, mix: VenueWorkload, wireIds: string[]
   }
 }
 
-/** The mix on a bare book (the floor), as `venue.mix-book` runs it. */
-export function replayBook(mix: VenueWorkload): void {
-  const book = new OrderBook();
-  const out = new BookEvents();
-  const { kinds, places, cancelIds } = mix;
-  let pi = 0;
-  let ci = 0;
-  for (let i = 0; i < kinds.length; i++) {
-    if (kinds[i] === KIND_CANCEL) book.cancelInto(cancelIds[ci++]!, out);
-    else book.placeInto(places[pi++]!, out);
-    out.clear();
-  }
-}
-
-/** CPU seconds of `fn`. */
-export function cpuSeconds(fn: () => void): number {
-  const start = process.cpuUsage();
-  fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1e6;
-}
-
 /**
  * The ratio to the floor, measured in the same run: `PAIRS` passes of the venue variant and
  * of the bare book alternate (so both see the same load on the shared machine); each pair
@@ -163,7 +140,7 @@ function pairedRatio(mix: VenueWorkload, venuePass: () => number): string {
   const venueRates: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
     const venueS = venuePass();
-    const bookS = cpuSeconds(() => replayBook(mix));
+    const bookS = cpuSeconds(() => replayOnFreshBook(mix));
     venueRates.push(PASS_OPS / venueS);
     ratios.push(bookS / venueS);
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { OrderBook } from '../../src/book/order-book.ts';
 import { BookEvents, EV_CANCEL_REJECTED, EV_TRADE } from '../../src/book/book-events.ts';
-import { KIND_CANCEL, generateMix, referenceBookFor, replayMixOnReference, type MixWorkload } from '../../bench/book.bench.ts';
+import { KIND_CANCEL, generateMix, referenceBookFor, replayMixOnReference, type MixWorkload } from '../../bench/book-mix.ts';
 
 /**
  * The bench's floor (`TypedReferenceBook`, `book.mix-reference`) must do the same work as
