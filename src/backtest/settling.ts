@@ -37,6 +37,11 @@ export async function runEvents(clock: SimClock, port: TrackedPort, settling: Se
     }
     if (n >= nextProgress) {
       nextProgress = n + PROGRESS_EVERY;
+      // One event-loop turn per progress interval: the drains above never leave the microtask
+      // checkpoint, so without it a long run would hold off signal handlers (Ctrl-C in a sweep),
+      // timers and I/O until it ended. The strategy's continuations have all run by now (a macrotask
+      // turn is the reference rule's own step), so the order of events is unchanged.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       onProgress?.(clock.nowNs);
     }
   }

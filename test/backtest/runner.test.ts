@@ -17,6 +17,22 @@ const config = (durationNs: bigint, extra: Partial<BacktestConfig> = {}): Backte
 });
 
 describe('the backtest runner', () => {
+  it('gives the event loop a turn during a long run, so signal handlers, timers and I/O are not held off until it ends', async () => {
+    let progressCalls = 0;
+    let progressAtTurn = -1;
+    const strategy: Strategy = {
+      onStart() {
+        // Queued at sim start: it runs at the first event-loop turn the runner gives.
+        setImmediate(() => void (progressAtTurn = progressCalls));
+      },
+    };
+    // 20 sim-minutes of `default`: ~140 k events, two progress intervals and the end's report.
+    await runBacktest(strategy, { scenario: loadScenario('default'), seed: 1, durationNs: 1_200n * S, onProgress: () => void progressCalls++ });
+    expect(progressCalls).toBeGreaterThanOrEqual(2);
+    expect(progressAtTurn).toBeGreaterThanOrEqual(0);
+    expect(progressAtTurn).toBeLessThan(progressCalls);
+  });
+
   it('resumes a strategy after each awaited port call at the sim time the answer arrived', async () => {
     const seen: [string, bigint][] = [];
     let t0 = 0n;
