@@ -70,6 +70,24 @@ export function writeIdDigits(out: Uint8Array, at: number, timeMs: number, count
   return at + ID_BODY_LENGTH;
 }
 
+/** Prefix of an order's wire id, and of a liquidation order's (whose engine id is negative). */
+export const ORDER_ID_PREFIX = 'O-';
+export const LIQUIDATION_ID_PREFIX = 'L-';
+const CODE_O = 79;
+const CODE_L = 76;
+const CODE_DASH = 45;
+
+/**
+ * Writes the wire id of the order with engine id `seq` inserted at `timeMs` as ASCII bytes at
+ * `out[at]`: `O-` (`L-` for a liquidation, a negative engine id) then `writeIdDigits` of the
+ * time and |seq| — what the venue's `IdGenerator`s format. Needs 2 + `ID_DIGITS` bytes; returns the end.
+ */
+export function writeOrderIdBytes(out: Uint8Array, at: number, seq: number, timeMs: number): number {
+  out[at] = seq > 0 ? CODE_O : CODE_L;
+  out[at + 1] = CODE_DASH;
+  return writeIdDigits(out, at + 2, timeMs, seq > 0 ? seq : -seq);
+}
+
 /** Characters of an id after its prefix (`writeIdDigits`). */
 export const ID_DIGITS = ID_BODY_LENGTH;
 

@@ -1,5 +1,5 @@
 import type { SimClock } from '../clock/sim-clock.ts';
-import { CounterIds, IdGenerator, ID_DIGITS, writeIdDigits } from '../core/ids.ts';
+import { CounterIds, IdGenerator, ID_DIGITS, LIQUIDATION_ID_PREFIX, ORDER_ID_PREFIX, writeOrderIdBytes } from '../core/ids.ts';
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import { CommandLog } from './command-log.ts';
@@ -27,8 +27,8 @@ export class VenueState {
   /** Every order of the current command and every order resting on a book. */
   readonly orders = new OrderStore();
   readonly listeners: VenueListener[] = [];
-  readonly orderIds = new IdGenerator('O-');
-  readonly liquidationIds = new IdGenerator('L-');
+  readonly orderIds = new IdGenerator(ORDER_ID_PREFIX);
+  readonly liquidationIds = new IdGenerator(LIQUIDATION_ID_PREFIX);
   readonly executionIds = new CounterIds();
   readonly tradeIds = new CounterIds();
   /** Σ fees charged (maker rebates count negative), but for those the markets still count in tick·lots. */
@@ -227,10 +227,7 @@ export class VenueState {
     }
     const seq = o.field(slot, F_SEQ);
     const nanos = o.field(slot, F_NANOS);
-    const ms = o.field(slot, F_SEC) * 1000 + Math.floor(nanos / 1_000_000);
-    const prefix = seq > 0 ? this.orderIds.prefix : this.liquidationIds.prefix;
-    for (let i = 0; i < prefix.length; i++) out[at + i] = prefix.charCodeAt(i);
-    return writeIdDigits(out, at + prefix.length, ms, seq > 0 ? seq : -seq);
+    return writeOrderIdBytes(out, at, seq, o.field(slot, F_SEC) * 1000 + Math.floor(nanos / 1_000_000));
   }
 
   /** The wire id of engine id `seq` inserted at (sec, nanos). */

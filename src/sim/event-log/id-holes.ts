@@ -1,13 +1,12 @@
-import { writeIdDigits } from '../../core/ids.ts';
+import { writeOrderIdBytes } from '../../core/ids.ts';
 
 /**
  * Order ids the event log leaves as holes of known size in an id column's bytes, with the numbers
  * that make them: filled when the batch is finished, or on the writer thread (`perpsim run`), so
  * the simulation's thread only copies two numbers per id instead of writing 28 characters.
  *
- * An id is the venue's wire id of an order: `O-` (`L-` for a liquidation: a negative engine id)
- * then `writeIdDigits` of its insert time in ms and its engine id — `VenueState.writeOrderIdInto`
- * byte for byte (`test/sim/event-log-id-holes.test.ts` holds them equal).
+ * An id is the venue's wire id of an order, written by `writeOrderIdBytes` as
+ * `VenueState.writeOrderIdInto` writes it (`test/sim/event-log-id-holes.test.ts` holds them equal).
  */
 export class IdHoles {
   /** Holes recorded since the last `clear`. */
@@ -51,17 +50,10 @@ export class IdHoles {
 
 /** Numbers per hole in `IdHoles`' array. */
 const HOLE = 3;
-const O = 79;
-const L = 76;
-const DASH = 45;
 
 /** Writes the ids of the first `count` holes of `holes` (`IdHoles`' layout) into `bytes`. */
 export function fillIdHoles(bytes: Uint8Array, holes: Float64Array, count = holes.length / HOLE): void {
   for (let i = 0; i < count * HOLE; i += HOLE) {
-    const at = holes[i]!;
-    const seq = holes[i + 1]!;
-    bytes[at] = seq > 0 ? O : L;
-    bytes[at + 1] = DASH;
-    writeIdDigits(bytes, at + 2, holes[i + 2]!, seq > 0 ? seq : -seq);
+    writeOrderIdBytes(bytes, holes[i]!, holes[i + 1]!, holes[i + 2]!);
   }
 }
