@@ -131,8 +131,7 @@ export class SimClock {
   step(): boolean {
     this.dropCanceledTop();
     if (this.atNow.size > 0) {
-      if (this.heapTopIsNow()) this.runTop();
-      else this.runAtNow();
+      this.runNext();
       return true;
     }
     if (this.heap.size === 0) return false;
