@@ -23,18 +23,11 @@ export const PROGRESS_EVERY = 1 << 16;
 export async function runEvents(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
   let n = 0;
   let nextProgress = PROGRESS_EVERY;
-  const draining = settling === 'drain' && port.knowsSettlements;
   for (;;) {
     const ran = stepWhileIdle(clock, port, done, settling);
     n += ran;
     if (ran === 0) return n; // done, or nothing left to run
-    if (!draining) await settle(port, settling);
-    else if (port.mayContinue()) {
-      // `settle`'s first branch inlined: this runs after most of a strategy's events.
-      await drainMicrotasks();
-      port.drained();
-      if (port.errors.length > 0) throw failure(port);
-    }
+    await settle(port, settling);
     if (n >= nextProgress) {
       nextProgress = n + PROGRESS_EVERY;
       // One event-loop turn per progress interval: the drains above never leave the microtask
