@@ -52,6 +52,11 @@ export class EventHeap {
     return this.slotAt[0]!;
   }
 
+  /** Insertion seq of the earliest event (only when `size > 0`). */
+  topSeq(): number {
+    return this.seqOf[this.slotAt[0]!]!;
+  }
+
   /** True when `slot` holds the pending event with this `seq`. */
   holds(slot: number, seq: number): boolean {
     return slot >= 0 && slot < this.slotCount && this.seqOf[slot] === seq;

@@ -53,6 +53,11 @@ export class NowQueue {
     return this.args[this.head & this.mask];
   }
 
+  /** Insertion seq of the oldest entry (only when `size > 0`). */
+  headSeq(): number {
+    return this.seqs[this.head & this.mask]!;
+  }
+
   /** Drops the oldest entry (only when `size > 0`). */
   shift(): void {
     const cell = this.head++ & this.mask;

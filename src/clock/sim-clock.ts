@@ -36,6 +36,8 @@ export class SimClock {
   private sec: number;
   private nanos: number;
   private nextSeq = 0;
+  /** Insertion seq of the event running now (or that ran last); -1 before the first. */
+  private ranSeq = -1;
   private live = 0;
   /** Scratch result of `delayTo` (no array per scheduled event). */
   private atSec = 0;
@@ -71,6 +73,21 @@ export class SimClock {
   /** Nanoseconds within the current second (the feeds' `tn`). */
   get nowNanos(): number {
     return this.nanos;
+  }
+
+  /**
+   * Insertion seq the next scheduled event will take. Read-only ordering facts for observers
+   * that replace a clock event with a lookup (the backtest's markouts): an event that would be
+   * scheduled now at time T runs after every event at T with a smaller seq and before those with
+   * a seq at least this one.
+   */
+  get upcomingSeq(): number {
+    return this.nextSeq;
+  }
+
+  /** Insertion seq of the event running now (the last one run between events); -1 before any. */
+  get runningSeq(): number {
+    return this.ranSeq;
   }
 
   /** Number of scheduled events not yet run or canceled. */
@@ -195,6 +212,7 @@ export class SimClock {
     this.live--;
     this.sec = heap.topSec();
     this.nanos = heap.topNanos();
+    this.ranSeq = heap.topSeq();
     heap.pop();
     fn(arg);
     return true;
@@ -213,8 +231,10 @@ export class SimClock {
     const atNow = this.atNow;
     const fn = atNow.headFn();
     const arg = atNow.headArg();
+    const seq = atNow.headSeq();
     atNow.shift();
     if (fn === null) return false;
+    this.ranSeq = seq;
     this.live--;
     fn(arg);
     return true;

@@ -200,6 +200,36 @@ describe('SimClock', () => {
   });
 });
 
+describe('SimClock insertion seqs', () => {
+  it('tells the seq the next event takes and, inside each event, that event\'s own seq, for heap and same-instant events alike', () => {
+    const clock = new SimClock(START);
+    const rng = new RandomStream('seqs');
+    const ran: [number, number][] = [];
+    const handles: ScheduledEvent[] = [];
+    let scheduled = 0;
+    expect(clock.runningSeq).toBe(-1);
+    const fire = (seqOf: () => number) => {
+      ran.push([clock.runningSeq, seqOf()]);
+      for (let i = rng.int(0, 2); i > 0 && scheduled < 3_000; i--) schedule();
+      if (rng.chance(0.05)) clock.cancel(handles[rng.int(0, handles.length - 1)]!);
+    };
+    function schedule(): void {
+      scheduled++;
+      const expected = clock.upcomingSeq;
+      // Zero delays go to the now-queue; the rest to the heap, with ties at equal times.
+      const delayNs = rng.chance(0.3) ? 0 : rng.int(1, 4);
+      const handle: ScheduledEvent = clock.scheduleIn(delayNs, () => fire(() => handle.seq));
+      expect(handle.seq).toBe(expected);
+      expect(clock.upcomingSeq).toBe(expected + 1);
+      handles.push(handle);
+    }
+    for (let i = 0; i < 5; i++) schedule();
+    clock.runUntilIdle();
+    expect(ran.length).toBeGreaterThan(1_000);
+    for (const [running, own] of ran) expect(running).toBe(own);
+  });
+});
+
 /** 10,000 scheduled events that schedule (and sometimes cancel) more at random delays. */
 function scenario(seed: string): string[] {
   const streams = new RandomStreams(seed);
