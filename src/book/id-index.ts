@@ -115,6 +115,34 @@ export class IdIndex implements OrderIndex {
     this.used++;
   }
 
+  /**
+   * Adds `id` → `slot` (`slot` > 0) unless `id` is present; false, and nothing changed, when it
+   * is. The duplicate check and the insert in one probe, for a caller that has its record ready
+   * (an order resting without crossing: nothing else changes before it).
+   */
+  insert(id: number, slot: number): boolean {
+    if ((id | 0) !== id) {
+      if (this.others?.get(id) !== undefined) return false;
+      (this.others ??= new Map()).set(id, slot);
+      return true;
+    }
+    // Grown first, as `add` does: the table stays at most half full, whatever the answer.
+    if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
+    const table = this.table;
+    const mask = this.mask;
+    let i = hashOf(id, this.bits);
+    for (;;) {
+      if (table[2 * i + 1] === K.Empty) break;
+      if (table[2 * i] === id) return false;
+      i = (i + 1) & mask;
+    }
+    this.freeAt = K.Absent;
+    table[2 * i] = id;
+    table[2 * i + 1] = slot;
+    this.used++;
+    return true;
+  }
+
   /** Removes `id` and returns its slot, or -1 when it was absent. */
   take(id: number): number {
     if ((id | 0) !== id) return this.takeOther(id);
