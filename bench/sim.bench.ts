@@ -120,8 +120,8 @@ function dayCase(): BenchCase {
       sim = buildSimulation(scenario!, { durationNs: BigInt(DAY_PASS_HOURS * 3600) * 1_000_000_000n });
       writer = new ThreadedEventLogWriter(join(dir, 'events.arrow'), { compression: 'lz4', facts: true });
       const w = writer;
-      // As `perpsim run`: the order ids' bytes are written on the writer thread.
-      recorder = attachEventLog(sim.venue, { reuseBuffers: true, deferIds: true, onBatch: (b: RecordBatch, holes) => w.write(b, holes) });
+      // As `perpsim run`: the rows go to the writer thread as numbers, which builds the columns.
+      recorder = attachEventLog(sim.venue, { onRows: (tape, setup) => w.writeRows(tape, setup) });
     },
     run() {
       const t0 = performance.now();

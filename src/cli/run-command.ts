@@ -131,9 +131,8 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   let simulationCpuMs = NaN;
   try {
     recorder = attachEventLog(sim.venue, {
-      onBatch: (batch, orderIdHoles) => writer.write(batch, orderIdHoles),
-      reuseBuffers: true, // the writer has copied the buffers before it returns
-      deferIds: true, // order ids' bytes written on the writer thread
+      // The rows travel as numbers: the writer thread builds the columns, ids and dictionaries.
+      onRows: (tape, setup) => writer.writeRows(tape, setup),
       metadata: {
         'perpsim.scenario': scenario.name,
         'perpsim.seed': String(sim.seed),

@@ -2,11 +2,13 @@ import { workerData } from 'node:worker_threads';
 import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts';
 import { StylizedFacts } from '../sim/stylized-facts.ts';
 import { BatchUnpacker, unpackSchema } from './batch-transfer.ts';
+import { RowBuilder } from '../sim/event-log/row-builder.ts';
 import { EventLogFileWriter } from './event-log-file.ts';
 import { ANSWERED, FAILED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
 
 /**
- * The event log's writer thread: rebuilds each batch the main thread packed, writes it (Arrow
+ * The event log's writer thread: rebuilds each batch the main thread packed (or builds it from
+ * the rows the recorder sent as numbers: `RowBuilder`), writes it (Arrow
  * IPC, LZ4: the costly part, which now runs beside the simulation on the other core) and
  * measures the stylized facts from it; on `close` writes the footer and answers with the bytes
  * written and the facts. Any failure is answered at once and marked in the shared counters,
@@ -17,6 +19,7 @@ const ctl = new Int32Array(shared);
 const facts = wantFacts ? new StylizedFacts() : undefined;
 let writer: EventLogFileWriter | undefined;
 let unpacker: BatchUnpacker | undefined;
+let builder: RowBuilder | undefined;
 let failed = false;
 
 function answer(message: FromWriter): void {
@@ -31,6 +34,15 @@ function handle(message: ToWriter): void {
     const batch = unpacker!.unpack(message.batch);
     if (facts !== undefined) observeEventBatch(facts, batch);
     (writer ??= new EventLogFileWriter(path, { compression })).write(batch);
+    return;
+  }
+  if (message.kind === 'rows') {
+    // The file writer and the facts take the batch at once: the builder may reuse its arrays.
+    if (message.setup !== undefined) builder = new RowBuilder({ ...message.setup, reuse: true });
+    const batch = builder!.build(message.tape, true);
+    if (facts !== undefined) observeEventBatch(facts, batch);
+    (writer ??= new EventLogFileWriter(path, { compression })).write(batch);
+    builder!.done();
     return;
   }
   (writer ??= new EventLogFileWriter(path, { compression })).close(); // no batch: an empty file, as before

@@ -2,6 +2,8 @@ import { closeSync, openSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { RecordBatch } from 'apache-arrow';
 import type { IdHoles } from '../sim/event-log/id-holes.ts';
+import type { RowBuilderSetup } from '../sim/event-log/row-builder.ts';
+import type { RowTapeData } from '../sim/event-log/row-tape.ts';
 import { BatchPacker, packSchema } from './batch-transfer.ts';
 import { checkoutThreadEntry, type BundleKind } from './thread-bundle.ts';
 import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
@@ -70,6 +72,27 @@ export class ThreadedEventLogWriter {
    * `order_id` bytes a recorder with `deferIds` left for the thread to write.
    */
   write(batch: RecordBatch, orderIdHoles?: IdHoles): void {
+    this.waitForRoom();
+    const transfer: ArrayBuffer[] = [];
+    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer, orderIdHoles && { column: 'order_id', holes: orderIdHoles }) };
+    this.schemaSent = true;
+    this.post(message, transfer);
+  }
+
+  /**
+   * Hands one batch's rows to the thread, which builds the batch (`RowBuilder`, made with
+   * `setup` the first time) and writes it: a recorder's `onRows`. The tape's arrays are
+   * transferred, not copied (the recorder starts a new tape). Use either this or `write`.
+   */
+  writeRows(tape: RowTapeData, setup: RowBuilderSetup): void {
+    this.waitForRoom();
+    const message: ToWriter = { kind: 'rows', setup: this.schemaSent ? undefined : setup, tape };
+    this.schemaSent = true;
+    this.post(message, [tape.nums.buffer, tape.ids.buffer]);
+  }
+
+  /** Throws a failure of the thread; waits while it is `MAX_QUEUED` messages behind. */
+  private waitForRoom(): void {
     if (this.result !== undefined) throw new Error(`${this.path}: event log already closed`);
     this.throwIfFailed();
     if (Atomics.load(this.ctl, QUEUED) >= MAX_QUEUED) {
@@ -80,9 +103,9 @@ export class ThreadedEventLogWriter {
       }
       this.waitedMs += performance.now() - waitStart;
     }
-    const transfer: ArrayBuffer[] = [];
-    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer, orderIdHoles && { column: 'order_id', holes: orderIdHoles }) };
-    this.schemaSent = true;
+  }
+
+  private post(message: ToWriter, transfer: ArrayBuffer[]): void {
     Atomics.add(this.ctl, QUEUED, 1);
     this.port.postMessage(message, transfer);
   }

@@ -1,5 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { PackedBatch } from './batch-transfer.ts';
+import type { RowBuilderSetup } from '../sim/event-log/row-builder.ts';
+import type { RowTapeData } from '../sim/event-log/row-tape.ts';
 
 /**
  * Between `ThreadedEventLogWriter` and its thread. The shared counters (`ctl`, Int32):
@@ -23,7 +25,11 @@ export interface WriterThreadData {
   port: MessagePort;
 }
 
-export type ToWriter = { kind: 'batch'; schema: Uint8Array | undefined; batch: PackedBatch } | { kind: 'close' };
+/** `batch`: a batch built on the main thread; `rows`: a batch's rows as numbers, built on the thread (`setup` with the first). */
+export type ToWriter =
+  | { kind: 'batch'; schema: Uint8Array | undefined; batch: PackedBatch }
+  | { kind: 'rows'; setup: RowBuilderSetup | undefined; tape: RowTapeData }
+  | { kind: 'close' };
 
 export type FromWriter =
   | { kind: 'closed'; bytesWritten: number; facts: unknown }

@@ -1,5 +1,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { IdHoles } from './id-holes.ts';
+import type { RowBuilderSetup } from './row-builder.ts';
+import type { RowTapeData } from './row-tape.ts';
 
 /** Rows per record batch unless told otherwise. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -10,7 +12,13 @@ export interface EventLogRecorderOptions {
    * Called with each full batch (and the last, partial one on `flush`), in order. With
    * `deferIds`, also with the batch's `order_id` holes, valid until it returns.
    */
-  onBatch(batch: RecordBatch, orderIdHoles?: IdHoles): void;
+  onBatch?(batch: RecordBatch, orderIdHoles?: IdHoles): void;
+  /**
+   * Instead of `onBatch`: called with each full batch's rows as numbers (and the last, partial
+   * one on `flush`), in order, for a `RowBuilder` made with `setup` to build the batches (the
+   * writer thread's). The tape is the callee's (its arrays may be transferred).
+   */
+  onRows?(tape: RowTapeData, setup: RowBuilderSetup): void;
   /**
    * Leave the bytes of the order ids read from order events as holes (zeros) in the batch and
    * hand their numbers to `onBatch`, whose reader writes them (`fillIdHoles`): the writer

@@ -3,23 +3,25 @@ import { EXTERNAL_USERNAME } from '../../venue/external-owner.ts';
 import type { VenueTrade, VenueListener } from '../../venue/feeds.ts';
 import type { OrderFeed } from '../../wire/order.ts';
 import type { OrderEvent } from '../../venue/order-events.ts';
-import { STATE_NAMES } from '../../venue/order-store.ts';
 import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
-import { ORDER_ID_BYTES } from '../../venue/venue-state.ts';
 import { TradeCursor } from '../../venue/trade-record.ts';
-import { rowCodes } from './code-cache.ts';
+import { RowBuilder, type RowBuilderSetup, type RowCells } from './row-builder.ts';
+import { EXTERNAL_USER, NO_TEXT, OP_CELLS, RowTape } from './row-tape.ts';
 import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
-import { EVENT_KINDS, EVENT_LOG_VERSION, EventColumns, K_BOOK, K_FEED, K_FUNDING, K_INDEX, K_MARK, K_STATE, K_TRADE, splitTimestamp, type EventKind } from './schema.ts';
+import { feedCells, tradeNumber } from './feed-cells.ts';
+import { EVENT_KINDS, EVENT_LOG_VERSION, K_BOOK, K_FEED, K_FUNDING, K_INDEX, K_MARK, K_STATE, K_TRADE, type EventKind } from './schema.ts';
 
 export { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
 
 import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-options.ts';
 
 /**
- * Records everything a venue announces as rows of the event log (see `schema.ts`), building
- * Arrow columns in memory and handing over a record batch every `batchRows` rows.
+ * Records everything a venue announces as rows of the event log (see `schema.ts`), handing over
+ * a record batch every `batchRows` rows (`onBatch`), or the batch's rows as numbers for a writer
+ * thread to build it (`onRows`: see `row-tape.ts`). Either way the columns are built by a
+ * `RowBuilder` from the same tape, so the bytes are the same.
  *
  * A `book` row is written only when what it shows (touch and top-five depth) changed, an
  * `index` row only when the index moved, and a `mark` row once per mark record. Use
@@ -27,24 +29,24 @@ import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-opt
  * the end. Nothing in the log depends on wall time.
  */
 export class EventLogRecorder implements VenueListener {
-  private readonly cols: EventColumns;
   private readonly capacity: number;
   private readonly onBatch: EventLogRecorderOptions['onBatch'];
+  private readonly onRows: EventLogRecorderOptions['onRows'];
+  /** What a `RowBuilder` of this log needs (the writer thread's, or `builder`). */
+  readonly setup: RowBuilderSetup;
+  /** Builds the batches in-process (`onBatch`); made on first use. */
+  private builder: RowBuilder | undefined;
+  private tape: RowTape;
   private row = -1;
   private rowsInBatch = 0;
   private batches = 0;
-  private lastSec = NaN;
-  private lastNanos = NaN;
-  /** The current instant's `ts_ns` as its two 32-bit halves (`splitTimestamp`). */
-  private readonly ts: [hi: number, lo: number] = [0, 0];
   private readonly tops: BookTops;
   private readonly lastIndex: number[];
   private readonly lastMark: { sec: number; nanos: number; markTicks: number }[];
   private readonly priceTexts = new PriceTexts();
-  /** Dictionary codes by user id (`user`, `maker_user`) and by small keys (symbol, feed, state, side, tif). */
-  private readonly codes: ReturnType<typeof rowCodes>;
-  /** Dictionary codes of the row kinds by `EVENT_KINDS` index (seeded first in `EventColumns`: taking them adds nothing). */
-  private readonly kindCodes: Int32Array;
+  /** Accounts and markets whose names went with a tape already. */
+  private usersSent = 0;
+  private symbolsSent = 0;
   /** Rows written so far, by `EVENT_KINDS` index (a number, not a property named at run time, per row). */
   private readonly kindRows = new Float64Array(EVENT_KINDS.length);
   private readonly deferIds: boolean;
@@ -57,22 +59,20 @@ export class EventLogRecorder implements VenueListener {
   ) {
     this.capacity = options.batchRows ?? DEFAULT_BATCH_ROWS;
     if (!Number.isSafeInteger(this.capacity) || this.capacity < 1) throw new RangeError(`batchRows must be a positive integer, got ${this.capacity}`);
+    if ((options.onBatch === undefined) === (options.onRows === undefined)) throw new TypeError('give the event log recorder one of onBatch and onRows');
     this.onBatch = options.onBatch;
+    this.onRows = options.onRows;
     const tickSizes = Object.fromEntries(venue.markets.map((m) => [m.symbol, m.instrument.tick.text]));
-    const metadata = new Map<string, string>([
-      ['perpsim.event_log', EVENT_LOG_VERSION],
-      ['perpsim.tick_sizes', JSON.stringify(tickSizes)],
-      ...Object.entries(options.metadata ?? {}),
-    ]);
-    this.cols = new EventColumns(this.capacity, metadata, options.reuseBuffers === true);
-    const symbols = venue.markets.map((m) => m.symbol);
-    const users = venue.accounts.map((a) => a.username);
-    this.kindCodes = Int32Array.from(EVENT_KINDS, (k) => this.cols.kind.code(k));
+    this.setup = {
+      capacity: this.capacity,
+      metadata: [['perpsim.event_log', EVENT_LOG_VERSION], ['perpsim.tick_sizes', JSON.stringify(tickSizes)], ...Object.entries(options.metadata ?? {})],
+      seedSymbols: venue.markets.map((m) => m.symbol),
+      seedUsers: venue.accounts.map((a) => a.username),
+      externalName: EXTERNAL_USERNAME,
+      reuse: options.reuseBuffers === true,
+    };
     this.deferIds = options.deferIds === true;
-    this.cols.symbol.seed(symbols);
-    this.cols.user.seed(users);
-    this.cols.maker_user.seed(users);
-    this.codes = rowCodes(this.cols, venue.accounts, EXTERNAL_USERNAME);
+    this.tape = new RowTape(this.capacity);
     this.tops = new BookTops(venue.markets.length);
     this.lastIndex = venue.markets.map(() => NaN);
     this.lastMark = venue.markets.map(() => ({ sec: NaN, nanos: NaN, markTicks: NaN }));
@@ -91,7 +91,7 @@ export class EventLogRecorder implements VenueListener {
 
   /** The Arrow schema every batch carries. */
   get schema() {
-    return this.cols.schema;
+    return this.builderOf().cols.schema;
   }
 
   /** Rows written so far, by kind. */
@@ -112,98 +112,78 @@ export class EventLogRecorder implements VenueListener {
   orderEvent(e: OrderEvent): void {
     const market = e.plainMarket();
     if (market === undefined) return this.feedRow(e.userId, e.feed());
-    const c = this.cols;
-    const r = this.begin(K_FEED);
-    const t = e.t;
-    c.feed.setCode(r, this.codes.feed.of(t.charCodeAt(0), t));
-    c.user.setCode(r, this.codes.user.of(e.userId));
-    // The id's bytes from the order's numbers, later (`IdHoles`: at `flush`, or on the writer thread).
-    c.orderIdHoles.add(c.order_id.reserveCell(r, ORDER_ID_BYTES), e.engineId(), e.insertSec(), e.insertNanos());
-    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
-    const state = e.stateCode();
-    c.state.setCode(r, this.codes.state.of(state, STATE_NAMES[state]!));
-    const side = e.side();
-    c.side.setCode(r, this.codes.side.of(side === 'B' ? 0 : 1, side));
-    const tif = e.tif();
-    c.tif.setCode(r, this.codes.tif.of(tif === 'GTC' ? 0 : 1, tif));
-    c.liquidation.set(r, e.isLiquidation());
-    c.price_ticks.setNumber(r, e.priceTicks()); // the text is the ticks' own: a reader rebuilds it
-    const qty = e.qtyLots();
-    if (Number.isSafeInteger(qty)) c.qty.setNumber(r, qty);
-    c.filled.setNumber(r, e.filledLots());
-    if (e.reason !== undefined) c.reason.set(r, e.reason);
-    if (e.t === 'p' || e.t === 'f') c.trade_id.setNumber(r, e.tid);
-    this.end();
+    const tape = this.tape;
+    const n = tape.nums;
+    let i = this.begin(K_FEED);
+    n[i++] = e.t.charCodeAt(0);
+    n[i++] = this.userOf(e.userId);
+    // The id's bytes from the order's numbers, later (`IdHoles`: when the batch is built).
+    n[i++] = e.engineId();
+    n[i++] = e.insertSec();
+    n[i++] = e.insertNanos();
+    n[i++] = market.index;
+    n[i++] = e.stateCode();
+    n[i++] = e.side() === 'B' ? 0 : 1;
+    n[i++] = e.tif() === 'GTC' ? 0 : 1;
+    n[i++] = e.isLiquidation() ? 1 : 0;
+    n[i++] = e.priceTicks(); // the text is the ticks' own: a reader rebuilds it
+    n[i++] = e.qtyLots();
+    n[i++] = e.filledLots();
+    n[i++] = e.reason === undefined ? NO_TEXT : tape.text(e.reason);
+    n[i++] = e.t === 'p' || e.t === 'f' ? e.tid : NaN;
+    this.end(i);
   }
 
-  /** A `feed` row from the wire feed (what `orderEvent` writes, for the events it cannot read as numbers). */
+  /** A `feed` row from the wire feed (what `orderEvent` writes, for the events it cannot read as numbers): its cells by name. */
   private feedRow(userId: number, feed: OrderFeed): void {
-    const c = this.cols;
-    const r = this.begin(K_FEED);
-    c.feed.set(r, feed.t);
-    c.user.setCode(r, this.codes.user.of(userId));
-    const o = feed.o;
-    if (o !== undefined) {
-      c.order_id.set(r, o.oid);
-      c.symbol.set(r, o.s);
-      c.state.set(r, o.o);
-      c.side.set(r, o.d);
-      c.tif.set(r, o.tif);
-      c.liquidation.set(r, o.liq);
-      const market = this.venue.market(o.s);
-      const ticks = market?.instrument.tick.toTicks(o.p);
-      if (ticks !== undefined) c.price_ticks.setNumber(r, ticks);
-      // The text only when the ticks do not say it: a reader rebuilds it from them otherwise.
-      if (ticks === undefined || this.priceTexts.of(market!, ticks) !== o.p) c.price.set(r, o.p);
-      if (Number.isSafeInteger(o.q)) c.qty.setNumber(r, o.q); // a rejected order may carry any number
-      c.filled.setNumber(r, o.xq);
-    } else if (feed.oid !== undefined) {
-      c.order_id.set(r, feed.oid);
-    }
-    const reason = feed.r ?? feed.xr;
-    if (reason !== undefined) c.reason.set(r, reason);
-    if (feed.xs !== undefined) this.setTradeId(r, feed.xs.tid);
-    this.end();
+    this.cellsRow(K_FEED, this.userOf(userId), feedCells(feed, this.venue, this.priceTexts));
   }
 
   trade(t: VenueTrade, market: Market): void {
-    const c = this.cols;
-    const r = this.begin(K_TRADE);
-    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
-    this.setTradeId(r, t.tid);
-    c.price_ticks.setNumber(r, t.priceTicks); // the price text is the ticks' (see schema.ts)
-    c.qty.setNumber(r, t.qtyLots);
-    const side = t.takerSide === 'B' ? 0 : 1;
-    c.side.setCode(r, this.codes.side.of(side, t.takerSide));
-    c.user.setCode(r, this.codes.user.of(t.takerUserId));
+    const tape = this.tape;
+    const n = tape.nums;
+    let i = this.begin(K_TRADE);
+    n[i++] = market.index;
+    n[i++] = tradeNumber(t.tid);
+    n[i++] = t.priceTicks; // the price text is the ticks' (see schema.ts)
+    n[i++] = t.qtyLots;
+    n[i++] = t.takerSide === 'B' ? 0 : 1;
+    n[i++] = this.userOf(t.takerUserId);
+    n[i++] = this.userOf(t.makerUserId);
     if (t instanceof TradeCursor) {
-      const ids = c.order_id, makerIds = c.maker_order_id; // the venue's trades: ids from numbers
-      ids.closeCell(r, t.writeTakerOrderId(ids.openCell(r, ORDER_ID_BYTES), ids.cellStart));
-      makerIds.closeCell(r, t.writeMakerOrderId(makerIds.openCell(r, ORDER_ID_BYTES), makerIds.cellStart));
-    } else (c.order_id.set(r, t.takerOrderId), c.maker_order_id.set(r, t.makerOrderId));
-    c.maker_user.setCode(r, this.codes.maker.of(t.makerUserId));
+      // The venue's trades: both ids' bytes written from the orders' numbers.
+      const ids = tape.idRoom();
+      const takerStart = tape.idBytes;
+      const takerEnd = t.writeTakerOrderId(ids, takerStart);
+      const makerEnd = t.writeMakerOrderId(ids, takerEnd);
+      tape.idBytes = makerEnd;
+      n[i++] = takerStart;
+      n[i++] = takerEnd;
+      n[i++] = takerEnd;
+      n[i++] = makerEnd;
+    } else {
+      n[i++] = -1 - tape.text(t.takerOrderId);
+      n[i++] = 0;
+      n[i++] = -1 - tape.text(t.makerOrderId);
+      n[i++] = 0;
+    }
     this.volumeLots.set(t.symbol, (this.volumeLots.get(t.symbol) ?? 0) + t.qtyLots);
-    this.end();
+    this.end(i);
   }
 
   bookChanged(market: Market): void {
     const top = this.tops.changed(market);
     if (top === undefined) return;
-    const { bid, bidQty, ask, askQty, bidDepth, askDepth } = top;
-    const c = this.cols;
-    const r = this.begin(K_BOOK);
-    c.symbol.setCode(r, this.codes.symbol.of(market.index, market.symbol));
-    if (!Number.isNaN(bid)) {
-      c.bid_ticks.setNumber(r, bid);
-      c.bid_qty.setNumber(r, bidQty);
-    }
-    if (!Number.isNaN(ask)) {
-      c.ask_ticks.setNumber(r, ask);
-      c.ask_qty.setNumber(r, askQty);
-    }
-    c.bid_depth5.setNumber(r, bidDepth);
-    c.ask_depth5.setNumber(r, askDepth);
-    this.end();
+    const n = this.tape.nums;
+    let i = this.begin(K_BOOK);
+    n[i++] = market.index;
+    n[i++] = top.bid;
+    n[i++] = top.bidQty;
+    n[i++] = top.ask;
+    n[i++] = top.askQty;
+    n[i++] = top.bidDepth;
+    n[i++] = top.askDepth;
+    this.end(i);
   }
 
   markRecorded(market: Market): void {
@@ -212,29 +192,22 @@ export class EventLogRecorder implements VenueListener {
     const seen = this.lastMark[market.index]!;
     if (last !== undefined && last.sec === seen.sec && last.nanos === seen.nanos && last.markTicks === seen.markTicks) return;
     if (last !== undefined) Object.assign(seen, last);
-    this.marketRow(K_MARK, market);
-    this.end();
+    this.marketRow(K_MARK, market, NO_TEXT);
   }
 
   fundingSettled(market: Market): void {
-    const r = this.marketRow(K_FUNDING, market);
     const last = market.fundingHistory[market.fundingHistory.length - 1];
-    if (last !== undefined) this.cols.funding_rate.set(r, last.fundingRate);
-    this.end();
+    this.marketRow(K_FUNDING, market, last === undefined ? NO_TEXT : this.tape.text(last.fundingRate));
   }
 
   indexChanged(market: Market): void {
     if (this.lastIndex[market.index] === market.indexTicks) return;
     this.lastIndex[market.index] = market.indexTicks;
-    this.marketRow(K_INDEX, market);
-    this.end();
+    this.marketRow(K_INDEX, market, NO_TEXT);
   }
 
   instrumentStateChanged(market: Market): void {
-    const r = this.begin(K_STATE);
-    this.cols.symbol.set(r, market.symbol);
-    this.cols.state.set(r, market.state);
-    this.end();
+    this.cellsRow(K_STATE, NaN, ['symbol', market.symbol, 'state', market.state]);
   }
 
   /**
@@ -243,50 +216,77 @@ export class EventLogRecorder implements VenueListener {
    */
   flush(): void {
     if (this.rowsInBatch === 0 && this.batches > 0) return;
-    const rows = this.rowsInBatch;
+    const tape = this.tape;
+    tape.rows = this.rowsInBatch;
     this.rowsInBatch = 0;
     this.batches++;
-    this.onBatch(this.cols.finish(rows, !this.deferIds), this.deferIds ? this.cols.orderIdHoles : undefined);
-    this.cols.clearHoles();
-    this.cols.recycle();
+    this.addNames(tape);
+    if (this.onRows !== undefined) {
+      this.tape = new RowTape(this.capacity); // the tape travels: its arrays are the thread's now
+      this.onRows(tape, this.setup);
+      return;
+    }
+    const builder = this.builderOf();
+    this.onBatch!(builder.build(tape, !this.deferIds), this.deferIds ? builder.cols.orderIdHoles : undefined);
+    builder.done();
+    tape.clear();
   }
 
-  /** Trade ids are counter strings ("1", "2", ...): stored as integers. */
-  private setTradeId(row: number, tid: string): void {
-    const n = Number(tid);
-    if (Number.isSafeInteger(n)) this.cols.trade_id.setNumber(row, n);
+  private builderOf(): RowBuilder {
+    return (this.builder ??= new RowBuilder(this.setup));
   }
 
-  /** A row with symbol, mark and index set. */
-  private marketRow(kind: number, market: Market): number {
-    const c = this.cols;
-    const r = this.begin(kind);
-    c.symbol.set(r, market.symbol);
-    c.mark_ticks.setNumber(r, market.markTicks);
-    c.index_ticks.setNumber(r, market.indexTicks);
-    return r;
+  /** The names of the accounts and markets added since the last tape, for the builder. */
+  private addNames(tape: RowTape): void {
+    const { accounts, markets } = this.venue;
+    for (; this.usersSent < accounts.length; this.usersSent++) {
+      const account = accounts[this.usersSent];
+      if (account !== undefined) tape.users.push([this.usersSent, account.username]);
+    }
+    for (; this.symbolsSent < markets.length; this.symbolsSent++) tape.symbols.push([markets[this.symbolsSent]!.index, markets[this.symbolsSent]!.symbol]);
   }
 
-  /** Starts a row of kind `EVENT_KINDS[kind]`: sets seq, ts_ns and kind; returns the row's index within the batch. */
-  private begin(kind: number): number {
-    const r = this.rowsInBatch;
+  /** A user id as the tape holds it: the id, or `EXTERNAL_USER` when no account has it (replayed liquidity). */
+  private userOf(userId: number): number {
+    return this.venue.accounts[userId] === undefined ? EXTERNAL_USER : userId;
+  }
+
+  /** A row with symbol, mark and index set (and the funding rate's text, or `NO_TEXT`). */
+  private marketRow(kind: number, market: Market, rateText: number): void {
+    const n = this.tape.nums;
+    let i = this.begin(kind);
+    n[i++] = market.index;
+    n[i++] = market.markTicks;
+    n[i++] = market.indexTicks;
+    n[i++] = rateText;
+    this.end(i);
+  }
+
+  /** A row of kind `kind` read from a wire object: its user (NaN: none) and cells (`RowCells`). */
+  private cellsRow(kind: number, user: number, cells: RowCells): void {
+    const n = this.tape.nums;
+    let i = this.begin(kind, OP_CELLS + kind);
+    n[i++] = user;
+    n[i++] = this.tape.text(cells);
+    this.end(i);
+  }
+
+  /** Starts a row of kind `EVENT_KINDS[kind]` at the clock's instant; returns where its fields go in the tape. */
+  private begin(kind: number, op = kind): number {
     this.row++;
     this.kindRows[kind]! += 1;
     const clock = this.venue.clock;
-    if (clock.nowSec !== this.lastSec || clock.nowNanos !== this.lastNanos) {
-      this.lastSec = clock.nowSec;
-      this.lastNanos = clock.nowNanos;
-      splitTimestamp(this.lastSec, this.lastNanos, this.ts);
-    }
-    const c = this.cols;
-    c.seq.set(r, this.row);
-    c.ts_ns.setHalves(r, this.ts[0], this.ts[1]);
-    c.kind.setCode(r, this.kindCodes[kind]!);
-    return r;
+    const n = this.tape.nums;
+    const i = this.tape.used;
+    n[i] = op;
+    n[i + 1] = clock.nowSec;
+    n[i + 2] = clock.nowNanos;
+    return i + 3;
   }
 
-  /** Ends the row begun last; hands over a full batch. */
-  private end(): void {
+  /** Ends the row begun last (its fields end at `i`); hands over a full batch. */
+  private end(i: number): void {
+    this.tape.used = i;
     if (++this.rowsInBatch === this.capacity) this.flush();
   }
 }

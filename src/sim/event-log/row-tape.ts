@@ -1,0 +1,87 @@
+/**
+ * The event log's rows as numbers: what the recorder copies out of the venue's events on the
+ * simulation's thread, and `RowBuilder` turns into Arrow columns — on the writer thread in
+ * `perpsim run` (which is idle most of the run), or in-process for a recorder that hands over
+ * batches. The texts, the dictionaries and the columns are the builder's; a row here is a few
+ * stores into one `Float64Array`.
+ *
+ * A row is `[op, sec, nanos, ...fields]` (the clock's instant as the recorder saw it); `op` is
+ * the row's kind index (`K_FEED`…, with the fields `row-builder.ts` reads for it) or
+ * `OP_CELLS + kind` for the rare rows read from a wire object (cells named by column, in
+ * `texts`). Texts a row needs (reasons, funding rates, the cells) go to `texts` and the row holds
+ * their index; a trade's order ids go as bytes to `ids` (the venue writes them from its
+ * numbers, as the recorder wrote them into the column before). A user is its id, or
+ * `EXTERNAL_USER` for an id with no account (replayed liquidity); a symbol is its market's
+ * index. Names of the accounts and markets added since the previous tape travel with it.
+ */
+export interface RowTapeData {
+  nums: Float64Array<ArrayBuffer>;
+  /** Numbers written to `nums`. */
+  used: number;
+  rows: number;
+  texts: unknown[];
+  ids: Uint8Array<ArrayBuffer>;
+  /** Bytes written to `ids`. */
+  idBytes: number;
+  /** (user id, username) of the accounts added since the previous tape. */
+  users: [number, string][];
+  /** (market index, symbol) of the markets added since the previous tape. */
+  symbols: [number, string][];
+}
+
+/** Numbers a row takes at most (a plain feed row: header 3, fields 15). */
+export const MAX_ROW_NUMS = 18;
+
+/** Rare rows: `OP_CELLS + kind`, their cells in `texts` (see `RowTapeData`). */
+export const OP_CELLS = 16;
+
+/** A user id with no account: the external (replayed) owner's name. */
+export const EXTERNAL_USER = -1;
+
+/** A text absent (no reason, no funding rate). */
+export const NO_TEXT = -1;
+
+/** Room a trade's two order ids take at most in `ids`. */
+const TRADE_ID_BYTES = 64;
+
+/** A tape of `capacity` rows at most (`RowTapeData`). */
+export class RowTape implements RowTapeData {
+  nums: Float64Array<ArrayBuffer>;
+  used = 0;
+  rows = 0;
+  texts: unknown[] = [];
+  ids: Uint8Array<ArrayBuffer>;
+  idBytes = 0;
+  users: [number, string][] = [];
+  symbols: [number, string][] = [];
+
+  constructor(capacity: number) {
+    this.nums = new Float64Array(capacity * MAX_ROW_NUMS);
+    this.ids = new Uint8Array(Math.min(capacity, 4096) * TRADE_ID_BYTES);
+  }
+
+  /** Keeps `text` for the current tape; its index. */
+  text(text: unknown): number {
+    return this.texts.push(text) - 1;
+  }
+
+  /** `ids` with room for a trade's two ids at `idBytes`. */
+  idRoom(): Uint8Array {
+    if (this.idBytes + TRADE_ID_BYTES > this.ids.length) {
+      const next = new Uint8Array(this.ids.length * 2);
+      next.set(this.ids.subarray(0, this.idBytes));
+      this.ids = next;
+    }
+    return this.ids;
+  }
+
+  /** Empties the tape for the next batch (its arrays kept: a tape decoded in-process). */
+  clear(): void {
+    this.used = 0;
+    this.rows = 0;
+    this.texts = [];
+    this.idBytes = 0;
+    this.users = [];
+    this.symbols = [];
+  }
+}

@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tableFromIPC, type RecordBatch } from 'apache-arrow';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseMoney } from '../../src/core/money.ts';
+import { loadScenario, parseScenario } from '../../src/scenario/load.ts';
+import { buildSimulation } from '../../src/sim/build.ts';
+import { factsBySymbol, observeEventBatch } from '../../src/sim/event-log/facts-feed.ts';
+import { attachEventLog, type EventLogRecorderOptions } from '../../src/sim/event-log/recorder.ts';
+import { Simulation } from '../../src/sim/simulation.ts';
+import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
+import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
+import { ThreadedEventLogWriter } from '../../src/sim-io/threaded-writer.ts';
+import { MAX_QUEUED } from '../../src/sim-io/writer-protocol.ts';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const newDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'perpsim-rows-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** How a log hands over what it recorded: batches, or rows as numbers. */
+type Sink = Pick<EventLogRecorderOptions, 'onBatch' | 'onRows'>;
+
+const scripted = parseScenario({
+  name: 'rows-log',
+  start: '2026-01-01T07:59:00Z',
+  duration: '10m',
+  instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' }],
+  users: [
+    { username: 'alice', password: 'pw-alice', cash: '1000000' },
+    { username: 'bob', password: 'pw-bob', cash: '1000000' },
+  ],
+});
+
+/**
+ * Ten scripted minutes, in batches of 3 rows: rows read from wire feeds (an unknown symbol, a
+ * price off the grid, an unknown order), instrument states, a trade, a funding rate, and an
+ * account added mid-run that trades.
+ */
+function scriptedLog(sink: Sink): void {
+  const sim = new Simulation(scripted);
+  const recorder = attachEventLog(sim.venue, { ...sink, batchRows: 3, reuseBuffers: true });
+  const v = sim.venue;
+  const [alice, bob, btc] = [v.account('alice')!, v.account('bob')!, v.market('BTCUSD-PERP')!];
+  sim.clock.scheduleAt(sim.startNs + 5_000_000_000n, () => {
+    for (let i = 0; i < 5; i++) v.placeOrderTicks(alice, btc, 'B', 99_990 - i, 3);
+    v.placeOrderTicks(bob, btc, 'S', 99_980, 7, 'IOC');
+    v.placeOrder(bob, { symbol: 'XYZ-PERP', price: '1.23', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
+    v.placeOrder(bob, { symbol: 'BTCUSD-PERP', price: '50000.25', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
+    v.cancelOrder(bob, 'O-NOSUCHORDER');
+    v.setIndexPrice(btc, 100_010);
+    v.setInstrumentState(btc, 'HALTED');
+    v.setInstrumentState(btc, 'OPEN');
+  });
+  sim.clock.scheduleAt(sim.startNs + 7_000_000_000n, () => {
+    const carol = v.addUser('carol', parseMoney('1000000'));
+    v.placeOrderTicks(carol, btc, 'S', 99_985, 2);
+    v.placeOrderTicks(alice, btc, 'B', 99_985, 4);
+    v.settleFundingNow(btc);
+  });
+  sim.runToEnd();
+  recorder.flush();
+}
+
+/** Ten minutes of `default` in batches of 8,192 rows. */
+function defaultLog(sink: Sink): void {
+  const sim = buildSimulation(loadScenario('default'), { durationNs: 600_000_000_000n });
+  const recorder = attachEventLog(sim.venue, { ...sink, batchRows: 8192, reuseBuffers: true });
+  sim.runToEnd();
+  recorder.flush();
+}
+
+/** The log written in-process from batches, and on the writer thread from rows; the files and the facts. */
+function bothWays(log: (sink: Sink) => void, compression: 'lz4' | 'none') {
+  const dir = newDir();
+  const direct = new EventLogFileWriter(join(dir, 'direct.arrow'), { compression });
+  const facts = new StylizedFacts();
+  log({
+    onBatch: (b: RecordBatch) => {
+      observeEventBatch(facts, b);
+      direct.write(b);
+    },
+  });
+  direct.close();
+  const threaded = new ThreadedEventLogWriter(join(dir, 'threaded.arrow'), { compression, facts: true });
+  let tapes = 0;
+  log({ onRows: (tape, setup) => (tapes++, threaded.writeRows(tape, setup)) });
+  const closed = threaded.close();
+  const file = (name: string) => readFileSync(join(dir, name));
+  return { tapes, direct: file('direct.arrow'), threaded: file('threaded.arrow'), closed, facts: factsBySymbol(facts) };
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('the event log sent to its thread as rows of numbers', () => {
+  it('is built there into the file the in-process recorder writes, byte for byte, through many more tapes than may be in flight', () => {
+    for (const compression of ['lz4', 'none'] as const) {
+      const out = bothWays(scriptedLog, compression);
+      expect(out.tapes).toBeGreaterThan(MAX_QUEUED * 2);
+      expect(out.threaded.equals(out.direct)).toBe(true);
+      expect(out.closed.bytesWritten).toBe(out.direct.length);
+      const table = tableFromIPC(out.threaded);
+      expect(table.getChild('symbol')!.toArray()).toContain('XYZ-PERP'); // a row read from a wire feed
+      expect(table.getChild('user')!.toArray()).toContain('carol'); // an account added mid-run
+      expect(table.getChild('funding_rate')!.toArray().filter((r: string | null) => r !== null).length).toBeGreaterThan(0);
+      expect(table.getChild('price')!.toArray()).toContain('50000.25'); // a price off the grid keeps its text
+    }
+  });
+
+  it('measures the same stylized facts there as in-process, on ten minutes of default', () => {
+    const out = bothWays(defaultLog, 'lz4');
+    expect(out.threaded.equals(out.direct)).toBe(true);
+    expect(out.closed.facts).toEqual(out.facts);
+    expect(out.facts.all.depth_top5).toBeGreaterThan(0);
+  });
+
+  it('has the bytes the recorder wrote when it built the columns itself (sha256 pinned from fa43b16)', () => {
+    const hashes: Record<string, string> = {};
+    for (const [name, log] of [['scripted', scriptedLog], ['default', defaultLog]] as const) {
+      const path = join(newDir(), `${name}.arrow`);
+      const writer = new EventLogFileWriter(path, { compression: 'none' });
+      log({ onBatch: (b) => writer.write(b) });
+      writer.close();
+      hashes[name] = sha256(readFileSync(path));
+    }
+    expect(hashes).toEqual({
+      scripted: '2a47a49bdb0b811b087d989ce33583510fc7d0d287cbb4aa6319421b9de7bb82',
+      default: '60f573d101c87b04959519c9d0331e8e26c0a3e45190b46c247716b0093cad88',
+    });
+  });
+
+  it('takes exactly one of onBatch and onRows', () => {
+    const sim = new Simulation(scripted);
+    expect(() => attachEventLog(sim.venue, {})).toThrow(TypeError);
+    expect(() => attachEventLog(sim.venue, { onBatch: () => {}, onRows: () => {} })).toThrow(TypeError);
+  });
+});
