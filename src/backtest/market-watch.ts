@@ -1,12 +1,8 @@
 import type { TimeNs } from '../core/types.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { Market } from '../venue/market.ts';
-import type { Venue } from '../venue/venue.ts';
 
-/** Horizons of the fill markouts, seconds after the fill. */
-export const MARKOUT_HORIZONS_S = [1, 10, 60] as const;
-
-const NS_PER_S = 1_000_000_000n;
+export { MARKOUT_HORIZONS_S } from './markouts.ts';
 
 /** The touch of a book: best bid and ask in ticks, null for an empty side. */
 export interface Touch {
@@ -107,20 +103,4 @@ function bump(levels: Map<number, number>, priceTicks: number, by: number): void
   const n = (levels.get(priceTicks) ?? 0) + by;
   if (n <= 0) levels.delete(priceTicks);
   else levels.set(priceTicks, n);
-}
-
-/**
- * Schedules a read of the mid `MARKOUT_HORIZONS_S` after a fill (only when that instant is not
- * after `endNs`, so every markout is measured inside the run) and writes it into `into[k]`.
- * The reads run on the sim clock and only read the book, so the run's outcome is unchanged.
- */
-export function scheduleMarkouts(venue: Venue, market: Market, endNs: TimeNs, into: (number | null)[]): void {
-  const now = venue.clock.nowNs;
-  MARKOUT_HORIZONS_S.forEach((h, k) => {
-    const at = now + BigInt(h) * NS_PER_S;
-    if (at > endNs) return;
-    venue.clock.scheduleAt(at, () => {
-      into[k] = midX2(touchOf(market));
-    });
-  });
 }

@@ -7,7 +7,8 @@ import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 import { tickLotsAtRate } from '../venue/money-rate.ts';
 import { Position, tickLots } from '../risk/position.ts';
-import { MARKOUT_HORIZONS_S, scheduleMarkouts, touchOf, TouchTracker, type TouchTime } from './market-watch.ts';
+import { touchOf, TouchTracker, type TouchTime } from './market-watch.ts';
+import { MARKOUT_HORIZONS_S, MarkoutReader } from './markouts.ts';
 
 /** One fill of the strategy, as the venue booked it. */
 export interface FillRecord {
@@ -92,6 +93,8 @@ export class BacktestRecorder {
   readonly orders: OrderCounts = { submitted: 0, accepted: 0, rejected: 0, acceptedLots: 0, canceled: 0, rejectReasons: {} };
   /** One touch tracker per market, in the venue's market order. */
   private readonly touch: TouchTracker[];
+  /** One markout reader per market, in the venue's market order. */
+  private readonly markouts: MarkoutReader[];
   /** Instants (ns) at which the venue started liquidating the account. */
   private readonly liquidationInstants = new Set<bigint>();
   /** The account's positions as its fills built them (the strategy's account starts flat). */
@@ -104,16 +107,20 @@ export class BacktestRecorder {
   constructor(
     private readonly venue: Venue,
     private readonly account: Account,
-    private readonly endNs: bigint,
+    endNs: bigint,
   ) {
     this.touch = venue.markets.map((m) => new TouchTracker(m, venue.clock.nowNs));
+    this.markouts = venue.markets.map((m) => new MarkoutReader(venue.clock, m, endNs));
     this.detach = venue.subscribe({
       // Events, not feeds: the feed object is built for the account's own events only.
       orderEvent: (e) => {
         if (e.userId === account.id) this.onFeed(e.feed());
       },
       fundingSettled: (market) => this.onFunding(market),
-      bookChanged: (market) => this.touch[market.index]?.check(this.nowNs),
+      bookChanged: (market) => {
+        this.touch[market.index]?.check(this.nowNs);
+        this.markouts[market.index]?.bookChanged();
+      },
     });
   }
 
@@ -153,6 +160,11 @@ export class BacktestRecorder {
     }
     const cash = this.account.cash;
     this.samples.push({ tNs: this.venue.clock.nowNs, equity: cash + unrealized, cash, unrealized, positions, marks, bids, asks, grossNotional: gross });
+  }
+
+  /** The run reached its end (every event up to it ran): the markouts still pending read the last touch. */
+  finishMarkouts(): void {
+    for (const m of this.markouts) m.finish();
   }
 
   stop(): void {
@@ -202,7 +214,7 @@ export class BacktestRecorder {
     const touch = touchOf(market);
     const tick = market.instrument.tick;
     const midAfterX2: (number | null)[] = MARKOUT_HORIZONS_S.map(() => null);
-    scheduleMarkouts(this.venue, market, this.endNs, midAfterX2);
+    this.markouts[market.index]!.afterFill(midAfterX2);
     this.fills.push({
       tNs: joinNs(feed.ts, feed.tn),
       symbol: xs.s,

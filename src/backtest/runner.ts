@@ -130,6 +130,7 @@ export async function runBacktest(strategy: Strategy, config: BacktestConfig): P
   const settling = config.settling ?? 'drain';
   const events = await runEvents(sim.clock, port, settling, () => ended, onProgress && ((tNs) => onProgress(tNs, sim.startNs, sim.endNs, built.replayer?.stats.events)));
   sim.clock.runUntil(sim.endNs); // the rest of the last instant
+  recorder.finishMarkouts();
   await settle(port, settling);
   recorder.sample();
   onProgress?.(sim.endNs, sim.startNs, sim.endNs, built.replayer?.stats.events);

@@ -1,0 +1,116 @@
+import type { SimClock } from '../clock/sim-clock.ts';
+import type { TimeNs } from '../core/types.ts';
+import type { Market } from '../venue/market.ts';
+
+/** Horizons of the fill markouts, seconds after the fill. */
+export const MARKOUT_HORIZONS_S = [1, 10, 60] as const;
+
+const NS_PER_S = 1_000_000_000n;
+
+/**
+ * The mid (× 2, in ticks) of one market `MARKOUT_HORIZONS_S` after each fill, read without a
+ * clock event per fill and horizon (a market maker's fills asked for ~7 k an hour).
+ *
+ * A read scheduled at the fill for `T = tFill + h` would run at T after the events already
+ * scheduled for T (smaller insertion seqs) and before those scheduled after the fill (seqs from
+ * the clock's `upcomingSeq` at the fill on, which the read would have taken). It would see the
+ * book as the last change before it left it. So each pending read keeps (T, that seq), and the
+ * touch is kept as of the latest book change; when the book changes in an event at (t, seq), the
+ * reads ordered before that event (T < t, or T = t and their seq ≤ the event's) take the touch
+ * from before the change, then the new touch is kept. The venue tells `bookChanged` after every
+ * command that moved the book, inside the event that moved it, so no change goes unseen between
+ * two notifications. Reads left at the end of the run (all at or before its end) take the last
+ * touch.
+ */
+export class MarkoutReader {
+  /** Pending reads per horizon, in the order they were asked (so in (T, seq) order). */
+  private readonly pending: PendingReads[] = MARKOUT_HORIZONS_S.map(() => new PendingReads());
+  /** Mid × 2 as of the latest book change (null: a side was empty); kept only while reads are pending. */
+  private midX2: number | null = null;
+  /** Reads not yet taken: with none, a book change costs nothing here (a do-nothing run's case). */
+  private live = 0;
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly market: Market,
+    private readonly endNs: TimeNs,
+  ) {}
+
+  /** A fill now: reads at each horizon (those after the end stay null) written into `into[k]`. */
+  afterFill(into: (number | null)[]): void {
+    // With no read pending, no read needs the touch kept so far; the book now is the latest
+    // state (a change of this event not yet told is told before any of these reads can run).
+    if (this.live === 0) this.midX2 = this.currentMidX2();
+    const now = this.clock.nowNs;
+    const seq = this.clock.upcomingSeq;
+    for (let k = 0; k < MARKOUT_HORIZONS_S.length; k++) {
+      const at = now + BigInt(MARKOUT_HORIZONS_S[k]!) * NS_PER_S;
+      if (at > this.endNs) continue;
+      this.pending[k]!.add(Number(at / NS_PER_S), Number(at % NS_PER_S), seq, into, k);
+      this.live++;
+    }
+  }
+
+  /** The market's book changed in the event running now. */
+  bookChanged(): void {
+    if (this.live === 0) return;
+    const { nowSec, nowNanos, runningSeq } = this.clock;
+    for (const reads of this.pending) this.live -= reads.takeBefore(nowSec, nowNanos, runningSeq, this.midX2);
+    this.midX2 = this.currentMidX2();
+  }
+
+  /** The run ended (every event up to its end ran): the reads left see the last touch. */
+  finish(): void {
+    for (const reads of this.pending) this.live -= reads.takeBefore(Infinity, 0, 0, this.midX2);
+  }
+
+  private currentMidX2(): number | null {
+    const book = this.market.book;
+    const bid = book.bestBidTicks();
+    const ask = book.bestAskTicks();
+    return bid === undefined || ask === undefined ? null : bid + ask;
+  }
+}
+
+/** A FIFO of reads at one horizon: their time, seq, and where each writes its value. */
+class PendingReads {
+  private readonly sec: number[] = [];
+  private readonly nanos: number[] = [];
+  private readonly seqs: number[] = [];
+  private readonly into: (number | null)[][] = [];
+  private readonly index: number[] = [];
+  private head = 0;
+
+  add(sec: number, nanos: number, seq: number, into: (number | null)[], k: number): void {
+    this.sec.push(sec);
+    this.nanos.push(nanos);
+    this.seqs.push(seq);
+    this.into.push(into);
+    this.index.push(k);
+  }
+
+  /** Writes `midX2` into every read that runs before an event at (sec, nanos, seq); returns how many. */
+  takeBefore(sec: number, nanos: number, seq: number, midX2: number | null): number {
+    let h = this.head;
+    const n = this.sec.length;
+    while (h < n) {
+      const s = this.sec[h]!;
+      const before = s < sec || (s === sec && (this.nanos[h]! < nanos || (this.nanos[h] === nanos && this.seqs[h]! <= seq)));
+      if (!before) break;
+      this.into[h]![this.index[h]!] = midX2;
+      this.into[h] = EMPTY;
+      h++;
+    }
+    const taken = h - this.head;
+    this.head = h;
+    if (h === n && h > 0) this.clear();
+    return taken;
+  }
+
+  private clear(): void {
+    this.sec.length = this.nanos.length = this.seqs.length = this.into.length = this.index.length = 0;
+    this.head = 0;
+  }
+}
+
+const EMPTY: (number | null)[] = [];
