@@ -1,6 +1,7 @@
 import { formatTimestampNs } from '../core/time.ts';
 import type { SimClock } from '../clock/sim-clock.ts';
 import type { TimeNs } from '../core/types.ts';
+import { DrainLoop } from './drain-loop.ts';
 import { oneLine } from './strategy-module.ts';
 import type { TrackedPort } from './tracked-port.ts';
 
@@ -19,8 +20,19 @@ export type Settling = 'drain' | 'every-event';
 /** Events between progress reports (and the longest run of events between two awaits). */
 export const PROGRESS_EVERY = 1 << 16;
 
-/** Steps the clock until `done()`, settling the strategy's async work after each event that needs it. */
-export async function runEvents(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
+/**
+ * Steps the clock until `done()`, settling the strategy's async work after each event that
+ * needs it. Call it from a microtask (after an `await`). Over a port that counts its settlements
+ * with `drain`, the loop of `drain-loop.ts` (no promise per drain); else the loop below.
+ */
+export function runEvents(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
+  if (settling === 'drain' && port.knowsSettlements) {
+    return new Promise((resolve, reject) => new DrainLoop(clock, port, done, PROGRESS_EVERY, onProgress, failure, resolve, reject).step());
+  }
+  return runEventsAwaiting(clock, port, settling, done, onProgress);
+}
+
+async function runEventsAwaiting(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
   let n = 0;
   let nextProgress = PROGRESS_EVERY;
   for (;;) {
