@@ -38,6 +38,9 @@ export const paramsSchema = z.strictObject({
 });
 export type MarketMakerParams = z.infer<typeof paramsSchema>;
 
+/** Feed types that end an order (filled, canceled, expired, rejected, done for the day). */
+const ENDED: readonly OrderFeed['t'][] = ['f', 'c', 'x', 'j', 'd'];
+
 interface Quote {
   id?: string;
   priceTicks: number;
@@ -101,7 +104,7 @@ class InventorySkewMaker implements Strategy {
     if (side === undefined || oid === undefined) return;
     const q = this.quotes[side];
     // Done with a quote (filled, canceled, rejected): the side is free to quote again.
-    if (['f', 'c', 'x', 'j', 'd'].includes(feed.t)) {
+    if (ENDED.includes(feed.t)) {
       if (q?.id === oid) this.quotes[side] = undefined;
       else if (q !== undefined && q.id === undefined) this.endedEarly.add(oid);
     }
@@ -112,19 +115,33 @@ class InventorySkewMaker implements Strategy {
   private schedule(): void {
     if (this.timerArmed) return;
     this.timerArmed = true;
-    this.port.setTimer(this.p.requoteMs * 1_000_000, () => {
-      this.timerArmed = false;
-      void this.requote();
-    });
+    this.port.setTimer(this.p.requoteMs * 1_000_000, this.onTimer);
   }
 
-  private async requote(): Promise<void> {
+  /** The requote timer's callback, made once. */
+  private readonly onTimer = (): void => {
+    this.timerArmed = false;
+    this.requote();
+  };
+
+  private requote(): void {
     const mid = midTicks(this.touch);
     if (mid === undefined) return;
     const fair = mid - this.p.skewTicksPerLot * this.inventory;
     const bid = Math.min(Math.floor(fair - this.p.halfSpreadTicks), this.touch.ask! - 1);
     const ask = Math.max(Math.ceil(fair + this.p.halfSpreadTicks), this.touch.bid! + 1);
-    await Promise.all([this.quote('B', this.allowed('B') ? bid : undefined), this.quote('S', this.allowed('S') ? ask : undefined)]);
+    const bidTicks = this.allowed('B') ? bid : undefined;
+    const askTicks = this.allowed('S') ? ask : undefined;
+    // Both quotes stay as they are (most ticks): no async call to find that out.
+    if (!this.wouldMove('B', bidTicks) && !this.wouldMove('S', askTicks)) return;
+    void Promise.all([this.quote('B', bidTicks), this.quote('S', askTicks)]);
+  }
+
+  /** Whether `quote(side, priceTicks)` would send anything (its checks before the first await). */
+  private wouldMove(side: Side, priceTicks: number | undefined): boolean {
+    const current = this.quotes[side];
+    if (current !== undefined) return current.priceTicks !== priceTicks && current.id !== undefined;
+    return priceTicks !== undefined && priceTicks > 0 && this.allowed(side);
   }
 
   /** Whether a fill of a new quote on `side` would keep |inventory| within the limit. */
