@@ -15,6 +15,8 @@ import type { TrackedPort } from './tracked-port.ts';
  * `drainMicrotasks` after each such event (which resumes the runner from a microtask queued in
  * a tick, as here), without the two promises, their reactions and the async function's resumptions.
  */
+const RESOLVED = Promise.resolve();
+
 export class DrainLoop {
   private n = 0;
   private nextProgress: number;
@@ -64,7 +66,7 @@ export class DrainLoop {
       return;
     }
     if (this.n < this.nextProgress) {
-      queueMicrotask(this.step);
+      void RESOLVED.then(this.step);
       return;
     }
     this.nextProgress = this.n + this.progressEvery;
@@ -79,6 +81,6 @@ export class DrainLoop {
       this.reject(e);
       return;
     }
-    queueMicrotask(this.step);
+    void RESOLVED.then(this.step);
   };
 }
