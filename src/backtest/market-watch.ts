@@ -52,8 +52,8 @@ export class TouchTracker {
     this.sinceNs = startNs;
   }
 
-  /** One of the account's own feeds for this market. */
-  onFeed(feed: OrderFeed, nowNs: TimeNs): void {
+  /** One of the account's own feeds for this market; `nowNs` is asked only when the account moved onto or off the touch. */
+  onFeed(feed: OrderFeed, nowNs: () => TimeNs): void {
     const o = feed.o;
     if (o === undefined) return;
     if (feed.t === 'n' && o.rq > 0) {
@@ -69,7 +69,7 @@ export class TouchTracker {
         bump(r.side === 'B' ? this.bids : this.asks, r.priceTicks, -1);
       }
     }
-    this.check(() => nowNs);
+    this.check(nowNs);
   }
 
   /**

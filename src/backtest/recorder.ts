@@ -174,7 +174,7 @@ export class BacktestRecorder {
   private onFeed(feed: OrderFeed): void {
     const o = feed.o;
     const market = o === undefined ? undefined : this.venue.market(o.s);
-    if (market !== undefined) this.touch[market.index]?.onFeed(feed, this.venue.clock.nowNs);
+    if (market !== undefined) this.touch[market.index]?.onFeed(feed, this.nowNs);
     switch (feed.t) {
       case 'n':
         this.orders.submitted++;
