@@ -3,6 +3,7 @@ import { factsBySymbol, observeEventBatch } from '../sim/event-log/facts-feed.ts
 import { StylizedFacts } from '../sim/stylized-facts.ts';
 import { BatchUnpacker, unpackSchema } from './batch-transfer.ts';
 import { RowBuilder } from '../sim/event-log/row-builder.ts';
+import type { SpareTape } from '../sim/event-log/row-tape.ts';
 import { EventLogFileWriter } from './event-log-file.ts';
 import { ANSWERED, FAILED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
 
@@ -14,7 +15,7 @@ import { ANSWERED, FAILED, QUEUED, type FromWriter, type ToWriter, type WriterTh
  * written and the facts. Any failure is answered at once and marked in the shared counters,
  * so the main thread stops at its next batch.
  */
-const { path, compression, facts: wantFacts, ctl: shared, port } = workerData as WriterThreadData;
+const { path, compression, facts: wantFacts, ctl: shared, port, spares } = workerData as WriterThreadData;
 const ctl = new Int32Array(shared);
 const facts = wantFacts ? new StylizedFacts() : undefined;
 let writer: EventLogFileWriter | undefined;
@@ -43,11 +44,15 @@ function handle(message: ToWriter): void {
     if (facts !== undefined) observeEventBatch(facts, batch);
     (writer ??= new EventLogFileWriter(path, { compression })).write(batch);
     builder!.done();
+    // The tape's arrays go back for the recorder to fill again (before this message counts as handled).
+    const { nums, ids } = message.tape;
+    spares.postMessage({ nums, ids } satisfies SpareTape, [nums.buffer, ids.buffer]);
     return;
   }
   (writer ??= new EventLogFileWriter(path, { compression })).close(); // no batch: an empty file, as before
   answer({ kind: 'closed', bytesWritten: writer?.bytesWritten ?? 0, facts: facts === undefined ? undefined : factsBySymbol(facts) });
   port.close();
+  spares.close();
 }
 
 port.on('message', (message: ToWriter) => {

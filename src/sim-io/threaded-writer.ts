@@ -3,7 +3,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import type { RecordBatch } from 'apache-arrow';
 import type { IdHoles } from '../sim/event-log/id-holes.ts';
 import type { RowBuilderSetup } from '../sim/event-log/row-builder.ts';
-import type { RowTapeData } from '../sim/event-log/row-tape.ts';
+import type { RowTapeData, SpareTape } from '../sim/event-log/row-tape.ts';
 import { BatchPacker, packSchema } from './batch-transfer.ts';
 import { checkoutThreadEntry, type BundleKind } from './thread-bundle.ts';
 import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
@@ -43,6 +43,8 @@ export interface ClosedEventLog {
 export class ThreadedEventLogWriter {
   private readonly worker: Worker;
   private readonly port: MessagePort;
+  /** Tapes' arrays the thread hands back once their batch is written (`writeRows` returns them). */
+  private readonly spares: MessagePort;
   private readonly ctl = new Int32Array(new SharedArrayBuffer(12));
   private readonly packer = new BatchPacker();
   private schemaSent = false;
@@ -60,11 +62,14 @@ export class ThreadedEventLogWriter {
   ) {
     closeSync(openSync(path, 'w')); // the thread opens it again: a worker may not close a descriptor it did not open
     const { port1, port2 } = new MessageChannel();
+    const spares = new MessageChannel();
     this.port = port1;
-    const data: WriterThreadData = { path, compression: options.compression ?? 'none', facts: options.facts === true, ctl: this.ctl.buffer as SharedArrayBuffer, port: port2 };
-    this.worker = new Worker(workerEntry(), { workerData: data, transferList: [port2] });
+    this.spares = spares.port1;
+    const data: WriterThreadData = { path, compression: options.compression ?? 'none', facts: options.facts === true, ctl: this.ctl.buffer as SharedArrayBuffer, port: port2, spares: spares.port2 };
+    this.worker = new Worker(workerEntry(), { workerData: data, transferList: [port2, spares.port2] });
     this.worker.unref();
     this.port.unref();
+    this.spares.unref();
   }
 
   /**
@@ -82,13 +87,16 @@ export class ThreadedEventLogWriter {
   /**
    * Hands one batch's rows to the thread, which builds the batch (`RowBuilder`, made with
    * `setup` the first time) and writes it: a recorder's `onRows`. The tape's arrays are
-   * transferred, not copied (the recorder starts a new tape). Use either this or `write`.
+   * transferred, not copied; the arrays of a tape the thread has written and handed back are
+   * returned, if one is back, for the recorder to fill next (a recorder's `onRows` returns
+   * them). Use either this or `write`.
    */
-  writeRows(tape: RowTapeData, setup: RowBuilderSetup): void {
+  writeRows(tape: RowTapeData, setup: RowBuilderSetup): SpareTape | undefined {
     this.waitForRoom();
     const message: ToWriter = { kind: 'rows', setup: this.schemaSent ? undefined : setup, tape };
     this.schemaSent = true;
     this.post(message, [tape.nums.buffer, tape.ids.buffer]);
+    return receiveMessageOnPort(this.spares)?.message as SpareTape | undefined;
   }
 
   /** Throws a failure of the thread; waits while it is `MAX_QUEUED` messages behind. */
@@ -118,6 +126,7 @@ export class ThreadedEventLogWriter {
     this.port.postMessage({ kind: 'close' } satisfies ToWriter);
     const answer = this.answer();
     void this.worker.terminate();
+    this.spares.close();
     if (answer.kind === 'error') throw new Error(`${this.path}: ${answer.message}`);
     return (this.result = { bytesWritten: answer.bytesWritten, facts: answer.facts });
   }

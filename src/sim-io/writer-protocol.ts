@@ -23,6 +23,8 @@ export interface WriterThreadData {
   facts: boolean;
   ctl: SharedArrayBuffer;
   port: MessagePort;
+  /** Where the thread hands back a tape's arrays once its batch is written (`SpareTape`). */
+  spares: MessagePort;
 }
 
 /** `batch`: a batch built on the main thread; `rows`: a batch's rows as numbers, built on the thread (`setup` with the first). */

@@ -9,6 +9,7 @@ import { loadScenario, parseScenario } from '../../src/scenario/load.ts';
 import { buildSimulation } from '../../src/sim/build.ts';
 import { factsBySymbol, observeEventBatch } from '../../src/sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorderOptions } from '../../src/sim/event-log/recorder.ts';
+import { RowBuilder } from '../../src/sim/event-log/row-builder.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
@@ -132,6 +133,31 @@ describe('the event log sent to its thread as rows of numbers', () => {
       scripted: '2a47a49bdb0b811b087d989ce33583510fc7d0d287cbb4aa6319421b9de7bb82',
       default: '60f573d101c87b04959519c9d0331e8e26c0a3e45190b46c247716b0093cad88',
     });
+  });
+
+  it('refills the arrays a tape hands back without clearing them, and writes the same bytes', () => {
+    const dir = newDir();
+    const direct = new EventLogFileWriter(join(dir, 'direct.arrow'), { compression: 'none' });
+    scriptedLog({ onBatch: (b) => direct.write(b) });
+    direct.close();
+    const refilled = new EventLogFileWriter(join(dir, 'refilled.arrow'), { compression: 'none' });
+    let builder: RowBuilder | undefined;
+    const arrays = new Set<ArrayBuffer>();
+    let tapes = 0;
+    scriptedLog({
+      onRows: (tape, setup) => {
+        builder ??= new RowBuilder({ ...setup, reuse: true });
+        refilled.write(builder.build(tape, true));
+        builder.done();
+        tapes++;
+        arrays.add(tape.nums.buffer);
+        return { nums: tape.nums, ids: tape.ids }; // dirty: the next tape fills them again
+      },
+    });
+    refilled.close();
+    expect(tapes).toBeGreaterThan(10);
+    expect(arrays.size).toBe(1); // every tape filled the first one's arrays again (new ones would make one per tape)
+    expect(readFileSync(join(dir, 'refilled.arrow')).equals(readFileSync(join(dir, 'direct.arrow')))).toBe(true);
   });
 
   it('takes exactly one of onBatch and onRows', () => {

@@ -1,7 +1,7 @@
 import type { RecordBatch } from 'apache-arrow';
 import type { IdHoles } from './id-holes.ts';
 import type { RowBuilderSetup } from './row-builder.ts';
-import type { RowTapeData } from './row-tape.ts';
+import type { RowTapeData, SpareTape } from './row-tape.ts';
 
 /** Rows per record batch unless told otherwise. */
 export const DEFAULT_BATCH_ROWS = 65_536;
@@ -16,9 +16,10 @@ export interface EventLogRecorderOptions {
   /**
    * Instead of `onBatch`: called with each full batch's rows as numbers (and the last, partial
    * one on `flush`), in order, for a `RowBuilder` made with `setup` to build the batches (the
-   * writer thread's). The tape is the callee's (its arrays may be transferred).
+   * writer thread's). The tape is the callee's (its arrays may be transferred); it may return
+   * the arrays of a tape it is done with, for the recorder to fill next.
    */
-  onRows?(tape: RowTapeData, setup: RowBuilderSetup): void;
+  onRows?(tape: RowTapeData, setup: RowBuilderSetup): SpareTape | undefined | void;
   /**
    * Leave the bytes of the order ids read from order events as holes (zeros) in the batch and
    * hand their numbers to `onBatch`, whose reader writes them (`fillIdHoles`): the writer

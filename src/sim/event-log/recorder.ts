@@ -222,8 +222,8 @@ export class EventLogRecorder implements VenueListener {
     this.batches++;
     this.addNames(tape);
     if (this.onRows !== undefined) {
-      this.tape = new RowTape(this.capacity); // the tape travels: its arrays are the thread's now
-      this.onRows(tape, this.setup);
+      // The tape travels (its arrays are the thread's now): the next one fills arrays handed back, if any.
+      this.tape = new RowTape(this.capacity, this.onRows(tape, this.setup) ?? undefined);
       return;
     }
     const builder = this.builderOf();
