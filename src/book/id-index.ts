@@ -35,6 +35,8 @@ const enum K {
   /** The slot of an empty cell. */
   Empty = 0,
   MinBits = 10,
+  /** 2^30 - 1: no table has more cells (an Int32Array of 2^31 elements cannot be made). */
+  MaxMask = 0x3fffffff,
 }
 
 /**
@@ -86,8 +88,8 @@ export class IdIndex implements OrderIndex {
   absent(id: number): boolean {
     if ((id | 0) !== id) return this.others?.get(id) === undefined;
     const table = this.table;
-    const mask = this.mask;
-    for (let i = hashOf(id, this.bits); ; i = (i + 1) & mask) {
+    const mask = this.mask & K.MaxMask;
+    for (let i = (id ^ (id >>> this.bits)) & mask; ; i = (i + 1) & mask) {
       if (table[2 * i + 1] === K.Empty) {
         this.freeAt = i;
         this.freeFor = id;
@@ -129,8 +131,8 @@ export class IdIndex implements OrderIndex {
     // Grown first, as `add` does: the table stays at most half full, whatever the answer.
     if (2 * (this.used + 1) > this.mask + 1) this.resize(this.bits + 1);
     const table = this.table;
-    const mask = this.mask;
-    let i = hashOf(id, this.bits);
+    const mask = this.mask & K.MaxMask;
+    let i = (id ^ (id >>> this.bits)) & mask;
     for (;;) {
       if (table[2 * i + 1] === K.Empty) break;
       if (table[2 * i] === id) return false;
@@ -147,10 +149,13 @@ export class IdIndex implements OrderIndex {
   take(id: number): number {
     if ((id | 0) !== id) return this.takeOther(id);
     const table = this.table;
-    const mask = this.mask;
     const bits = this.bits;
-    // The probe of `find`, written out: a cancel and every filled maker come through here.
-    let hole = hashOf(id, bits);
+    // Masked to 30 bits (a table never holds more cells), so that the compiler knows every
+    // `2 * cell + 1` below fits an int32 and checks no overflow in the loops.
+    const mask = this.mask & K.MaxMask;
+    // The probe of `find` and the hash of `hashOf`, written out: a cancel and every filled
+    // maker come through here, and the loops stay free of calls and their checks.
+    let hole = (id ^ (id >>> bits)) & mask;
     for (;;) {
       if (table[2 * hole + 1] === K.Empty) return K.Absent;
       if (table[2 * hole] === id) break;
@@ -161,10 +166,12 @@ export class IdIndex implements OrderIndex {
     // Backward shift: pull later entries of the probe run into the hole when the hole lies
     // between their home cell and where they sit, so every entry stays reachable from home.
     for (let j = (hole + 1) & mask; ; j = (j + 1) & mask) {
-      if (table[2 * j + 1] === K.Empty) break;
-      if (((j - hashOf(table[2 * j]!, bits)) & mask) >= ((j - hole) & mask)) {
-        table[2 * hole] = table[2 * j]!;
-        table[2 * hole + 1] = table[2 * j + 1]!;
+      const slot = table[2 * j + 1]!;
+      if (slot === K.Empty) break;
+      const other = table[2 * j]!;
+      if (((j - ((other ^ (other >>> bits)) & mask)) & mask) >= ((j - hole) & mask)) {
+        table[2 * hole] = other;
+        table[2 * hole + 1] = slot;
         hole = j;
       }
     }
@@ -194,11 +201,17 @@ export class IdIndex implements OrderIndex {
   private resize(bits: number): void {
     const old = this.table;
     const table = new Int32Array(2 << bits);
+    const mask = ((1 << bits) - 1) & K.MaxMask;
+    // Every id moves to its cell in the new table: the probe of `freeCell` written out, no call
+    // an entry (a table grows from 1,024 cells to hundreds of thousands in a long run).
     for (let j = 0; j < old.length; j += 2) {
-      if (old[j + 1] === K.Empty) continue;
-      const i = freeCell(table, bits, old[j]!);
-      table[2 * i] = old[j]!;
-      table[2 * i + 1] = old[j + 1]!;
+      const slot = old[j + 1]!;
+      if (slot === K.Empty) continue;
+      const id = old[j]!;
+      let i = (id ^ (id >>> bits)) & mask;
+      while (table[2 * i + 1] !== K.Empty) i = (i + 1) & mask;
+      table[2 * i] = id;
+      table[2 * i + 1] = slot;
     }
     this.table = table;
     this.bits = bits;
