@@ -139,15 +139,18 @@ export abstract class BookCore {
     // The duplicate-id check comes before anything changes. A GTC order that does not cross, on
     // the book's own index, changes nothing before it rests: its check is the index insert there
     // (one probe instead of two).
-    const insertLate = !crosses && callerIds === null && cmd.tif !== 'IOC';
+    // Each field of the command is read once: a caller's command objects may come in several
+    // shapes, and every read of a field dispatches on them.
+    const ioc = cmd.tif === 'IOC';
+    const insertLate = !crosses && callerIds === null && !ioc;
     if (!insertLate && (callerIds === null ? !ids.absent(orderId) : !callerIds.absent(orderId))) throw duplicateId(orderId);
-    if (cmd.postOnly && crosses) {
+    if (crosses && cmd.postOnly) {
       out.rejected(orderId);
       return;
     }
     const remaining = crosses ? this.match(orderId, ownerId, sideCode, crossKey, qtyLots, out) : qtyLots;
     if (remaining === 0) return;
-    if (cmd.tif === 'IOC') {
+    if (ioc) {
       out.expired(orderId, remaining);
       return;
     }
@@ -157,6 +160,19 @@ export abstract class BookCore {
     if (insertLate && !ids.insert(orderId, o)) {
       orders.release(o);
       throw duplicateId(orderId);
+    }
+    // The record's fields before the level lookup, whose calls (on a miss) make the compiler
+    // load and check `data` again. Values beyond int32 go beside the record, exactly (see
+    // `OrderSlots`).
+    if (narrow) {
+      const data = orders.data;
+      data[o + Rec.Qty] = remaining;
+      data[o + Rec.Id] = orderId;
+      data[o + Rec.Owner] = ownerId;
+    } else {
+      orders.setField(o, Rec.Qty, remaining);
+      orders.setField(o, Rec.Id, orderId);
+      orders.setField(o, Rec.Owner, ownerId);
     }
     const own = sideCode === SideCode.Buy ? this.bids : this.asks;
     const levels = this.levels;
@@ -169,29 +185,18 @@ export abstract class BookCore {
       level = levels.allocate(priceTicks, sideCode);
       own.insert(key, level);
     } else if (own.empties !== 0) this.reviveLevel(own, level);
-    const data = orders.data;
-    data[o + Rec.Level] = level;
-    // Values beyond int32 go beside the record, exactly (see `OrderSlots`); the common case
-    // costs a comparison, not a call.
-    if (narrow) {
-      data[o + Rec.Qty] = remaining;
-      data[o + Rec.Id] = orderId;
-      data[o + Rec.Owner] = ownerId;
-    } else {
-      orders.setField(o, Rec.Qty, remaining);
-      orders.setField(o, Rec.Id, orderId);
-      orders.setField(o, Rec.Owner, ownerId);
-    }
+    orders.data[o + Rec.Level] = level;
+    // The level's counts and total before the (rare) call that links a new chunk.
     const rec = levels.rec;
     const b = level * LevelRec.Stride;
-    const tail = rec[b + LevelRec.Tail]!;
-    levels.slab[tail] = o;
-    if (((tail + 1) & Chunk.Mask) === Chunk.Link) levels.nextChunk(level, tail + 1);
-    else rec[b + LevelRec.Tail] = tail + 1;
     rec[b + LevelRec.Queued]!++;
     rec[b + LevelRec.Count]!++;
     // A sum of small integers is one (or exceeds int32, where the array holds doubles anyway).
     levels.total[level] = narrow ? levels.total[level]! + remaining : smi(levels.total[level]! + remaining);
+    const tail = rec[b + LevelRec.Tail]!;
+    levels.slab[tail] = o;
+    if (((tail + 1) & Chunk.Mask) === Chunk.Link) levels.nextChunk(level, tail + 1);
+    else rec[b + LevelRec.Tail] = tail + 1;
     if (!insertLate) {
       if (callerIds === null) ids.add(orderId, o);
       else callerIds.add(orderId, o);
