@@ -1,5 +1,5 @@
 import type { TimeNs } from '../core/types.ts';
-import type { OrderFeed } from '../wire/order.ts';
+import type { OrderEvent } from '../venue/order-events.ts';
 import type { Market } from '../venue/market.ts';
 
 export { MARKOUT_HORIZONS_S } from './markouts.ts';
@@ -38,8 +38,9 @@ export interface TouchTime {
 export class TouchTracker {
   private readonly bids = new Map<number, number>();
   private readonly asks = new Map<number, number>();
-  /** Order id → where it rests, so a cancel or fill can remove it. */
-  private readonly resting = new Map<string, { side: 'B' | 'S'; priceTicks: number }>();
+  /** Engine id → price in ticks of each resting order per side, so a cancel or fill can remove it. */
+  private readonly restingBids = new Map<number, number>();
+  private readonly restingAsks = new Map<number, number>();
   private atBid = false;
   private atAsk = false;
   private sinceNs: TimeNs;
@@ -52,21 +53,26 @@ export class TouchTracker {
     this.sinceNs = startNs;
   }
 
-  /** One of the account's own feeds for this market; `nowNs` is asked only when the account moved onto or off the touch. */
-  onFeed(feed: OrderFeed, nowNs: () => TimeNs): void {
-    const o = feed.o;
-    if (o === undefined) return;
-    if (feed.t === 'n' && o.rq > 0) {
-      const priceTicks = this.market.instrument.tick.toTicks(o.p);
+  /**
+   * One of the account's own order events for this market, read as numbers (no price text
+   * parsed, no id text hashed); `nowNs` is asked only when the account moved onto or off the touch.
+   */
+  onOrder(e: OrderEvent, nowNs: () => TimeNs): void {
+    if (e.slot < 0) return; // a rejected cancel names no order
+    const remainingLots = e.remainingLots();
+    if (e.t === 'n' && remainingLots > 0) {
+      const priceTicks = e.priceTicks();
+      const bid = e.side() === 'B';
+      (bid ? this.restingBids : this.restingAsks).set(e.engineId(), priceTicks);
+      bump(bid ? this.bids : this.asks, priceTicks, 1);
+    } else if (remainingLots === 0) {
+      const bid = e.side() === 'B';
+      const resting = bid ? this.restingBids : this.restingAsks;
+      const id = e.engineId();
+      const priceTicks = resting.get(id);
       if (priceTicks !== undefined) {
-        this.resting.set(o.oid, { side: o.d, priceTicks });
-        bump(o.d === 'B' ? this.bids : this.asks, priceTicks, 1);
-      }
-    } else if (o.rq === 0) {
-      const r = this.resting.get(o.oid);
-      if (r !== undefined) {
-        this.resting.delete(o.oid);
-        bump(r.side === 'B' ? this.bids : this.asks, r.priceTicks, -1);
+        resting.delete(id);
+        bump(bid ? this.bids : this.asks, priceTicks, -1);
       }
     }
     this.check(nowNs);

@@ -114,7 +114,11 @@ export class BacktestRecorder {
     this.detach = venue.subscribe({
       // Events, not feeds: the feed object is built for the account's own events only.
       orderEvent: (e) => {
-        if (e.userId === account.id) this.onFeed(e.feed());
+        if (e.userId !== account.id) return;
+        // An order off the tick grid (only ever rejected) has no plain market: it never rests.
+        const market = e.plainMarket();
+        if (market !== undefined) this.touch[market.index]?.onOrder(e, this.nowNs);
+        this.onFeed(e.feed());
       },
       fundingSettled: (market) => this.onFunding(market),
       bookChanged: (market) => {
@@ -173,8 +177,6 @@ export class BacktestRecorder {
 
   private onFeed(feed: OrderFeed): void {
     const o = feed.o;
-    const market = o === undefined ? undefined : this.venue.market(o.s);
-    if (market !== undefined) this.touch[market.index]?.onFeed(feed, this.nowNs);
     switch (feed.t) {
       case 'n':
         this.orders.submitted++;
