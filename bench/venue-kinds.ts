@@ -9,7 +9,7 @@
  *   the maker filled or partly filled),
  * - `cancel`: cancels of resting orders in a random order.
  *
- * Bundle it with esbuild like `venue-passes.ts`; usage: node --expose-gc bundle.mjs [passes=4].
+ * Bundle it with esbuild like `venue-passes.ts`; usage: node --expose-gc bundle.mjs [passes=4] [kinds,…].
  * Prints each kind's ns per command, venue and book, fastest pass after the first.
  */
 import { BookEvents } from '../src/book/book-events.ts';
@@ -92,9 +92,11 @@ function bookPhase(book: OrderBook, phase: Phase, out: BookEvents): number {
 }
 
 const passes = Number(process.argv[2] ?? 4);
-const phases = workload();
+/** Optional: only the kinds named (comma-separated) are timed, e.g. `rest,cancel` for a profile of those. */
+const only = process.argv[3]?.split(',');
+const phases = workload().filter((ph) => only === undefined || only.includes(ph.name));
 const owners = new Int32Array(RESTS + IOCS + CROSSES + 1);
-for (const ph of phases) for (const p of ph.places) owners[p.orderId] = p.ownerId;
+for (const ph of workload()) for (const p of ph.places) owners[p.orderId] = p.ownerId;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const venueS = phases.map(() => [] as number[]);
 const bookS = phases.map(() => [] as number[]);

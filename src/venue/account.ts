@@ -1,12 +1,12 @@
 import type { Money } from '../core/money.ts';
 import type { Position } from '../risk/position.ts';
+import { AccountOpenOrders } from './account-open-orders.ts';
 import { AccountPosition } from './account-position.ts';
 import {
-  APPROX_TERMS, M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_SAVED, M_SAVED_POSITION, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
+  APPROX_TERMS, M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
   T_ORDER_IM, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf,
 } from './account-rows.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_FILLED, F_PRICE, F_QTY, type OrderStore } from './order-store.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
 export { MONEY_SAVED, PENDING_SAVED } from './account-rows.ts';
@@ -14,7 +14,7 @@ export { MONEY_SAVED, PENDING_SAVED } from './account-rows.ts';
 const NO_PENDING = new Float64Array(PENDING_SAVED);
 
 /** One user's money, positions and open orders. */
-export class Account {
+export class Account extends AccountOpenOrders {
   /** Cash but for the money of fills still pending in the market rows (`cash` adds it). */
   private cashBase: Money;
   /** The margin pre-check's doubles (`T_*`: cash kept, the others per check): not arguments, which are boxed per call. */
@@ -24,18 +24,6 @@ export class Account {
   /** Positions by market index (sparse; iterate `positionList` for a stable order). */
   private readonly positionByMarket: (AccountPosition | undefined)[] = [];
   readonly positionList: AccountPosition[] = [];
-  /**
-   * Initial margin of open orders kept as Money, one per order (`B_IM_BIG`: no whole Money factor
-   * in their market, or a sum past 2^53); the others count as price × lots in their market's row
-   * (`M_IM_NOTIONAL`): see `openOrdersIm`.
-   */
-  private openImBig: Money = 0n;
-  /**
-   * Per market index, `PER_MARKET` numbers side by side (a cache line, not five heap objects): open
-   * orders' count, remaining lots (order entry's overflow bound) and margin notional, the undo's
-   * first-touch marks (`markSaved`), the position's totals.
-   */
-  private readonly byMarket: number[] = [];
 
   constructor(
     readonly id: number,
@@ -44,6 +32,7 @@ export class Account {
     /** The venue's markets, by index (their margin factors). */
     private readonly markets: readonly Market[],
   ) {
+    super();
     this.cashBase = startingCash;
     this.approxTerms[T_CASH] = Number(startingCash);
   }
@@ -120,11 +109,6 @@ export class Account {
     return total;
   }
 
-  /** bought + sold lots of the position in `market` (0 without one). */
-  tradedLotsIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_TRADED] ?? 0;
-  }
-
   /** Copies the position's totals into its market row (after a fill, or an undo put it back). */
   syncPosition(marketIndex: number, position: Position | undefined): void {
     const m = this.marketRow(marketIndex);
@@ -148,79 +132,6 @@ export class Account {
   /** The position in `market` if the account ever traded it. */
   findPosition(market: Market): AccountPosition | undefined {
     return this.positionByMarket[market.index];
-  }
-
-  openCountIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_COUNT] ?? 0;
-  }
-
-  /** Σ remaining lots of this account's open orders in `market`. */
-  openLotsIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_LOTS] ?? 0;
-  }
-
-  /**
-   * The order in `slot` rests: reserve its initial margin, count it and its unfilled lots (the
-   * order itself is found by a scan of the records: `openSlots`). The margin counts as price × lots in the market's row when the market has a whole
-   * Money factor and the row's sum stays below 2^53, else as Money kept with the order.
-   */
-  addOpenOrder(store: OrderStore, slot: number, market: Market, unfilledLots: number): void {
-    const m = this.marketRow(market.index);
-    const rows = this.byMarket;
-    rows[m + M_COUNT]! += 1;
-    rows[m + M_LOTS]! += unfilledLots;
-    const priceTicks = store.field(slot, F_PRICE);
-    const notional = rows[m + M_IM_NOTIONAL]! + priceTicks * unfilledLots;
-    if (market.imFactor !== undefined && Number.isSafeInteger(notional)) rows[m + M_IM_NOTIONAL] = notional;
-    else {
-      const im = market.initialMarginOf(priceTicks, unfilledLots);
-      store.setField(slot, F_BITS, store.field(slot, F_BITS) | B_IM_BIG);
-      store.setReservedIm(slot, im);
-      this.openImBig += im;
-    }
-  }
-
-  /** The open order in `slot` (of `market`) filled `lots`: its remainder and margin shrink. Call before its filled lots grow. */
-  restingFilled(store: OrderStore, slot: number, market: Market, lots: number): void {
-    const m = market.index * PER_MARKET;
-    const rows = this.byMarket;
-    rows[m + M_LOTS]! -= lots;
-    const priceTicks = store.field(slot, F_PRICE);
-    if (store.has(slot, B_IM_BIG)) {
-      const im = market.initialMarginOf(priceTicks, store.field(slot, F_QTY) - store.field(slot, F_FILLED) - lots);
-      this.openImBig += im - store.reservedIm[slot]!;
-      store.setReservedIm(slot, im);
-    } else rows[m + M_IM_NOTIONAL]! -= priceTicks * lots;
-  }
-
-  /**
-   * True the first time command number `epoch` asks about this account in market
-   * `marketIndex` (the undo saves an account once per command and market).
-   */
-  markSaved(marketIndex: number, epoch: number, position: boolean): boolean {
-    const at = this.marketRow(marketIndex) + (position ? M_SAVED_POSITION : M_SAVED);
-    if (this.byMarket[at] === epoch) return false;
-    this.byMarket[at] = epoch;
-    return true;
-  }
-
-  /** Where market `marketIndex`'s numbers start in `byMarket` (rows up to it made, zeroed). */
-  private marketRow(marketIndex: number): number {
-    const m = marketIndex * PER_MARKET;
-    while (this.byMarket.length < m + PER_MARKET) this.byMarket.push(0);
-    return m;
-  }
-
-  /** An open order ends: its margin and lots are released. */
-  removeOpenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number): void {
-    const m = marketIndex * PER_MARKET;
-    const rows = this.byMarket;
-    rows[m + M_COUNT]! -= 1;
-    rows[m + M_LOTS]! -= unfilledLots;
-    if (store.has(slot, B_IM_BIG)) {
-      this.openImBig -= store.reservedIm[slot]!;
-      store.setReservedIm(slot, 0n);
-    } else rows[m + M_IM_NOTIONAL]! -= store.field(slot, F_PRICE) * unfilledLots;
   }
 
   /** Whether `imApprox` (≈ a new order's initial margin) more fits, in doubles: 1 fits, -1 does not, 0 too close to call (`marginFitsApprox`). */

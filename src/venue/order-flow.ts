@@ -13,7 +13,8 @@ import { EXTERNAL_OWNER } from './external-owner.ts';
 import { bookFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, saveAllocation, saveLevelOf, savePlace, savePosition, saveRecord } from './undo.ts';
+import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
+import { closeResting, restOrder, takeOffBook } from './order-close.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -97,9 +98,9 @@ export class OrderFlow {
   /** Removes a resting order from its book with a Cancel Order feed. */
   cancelResting(slot: number, reason: CancelReason, text: string): void {
     const market = this.s.marketOf(slot)!;
-    this.takeOffBook(slot, market);
+    takeOffBook(this.s, slot, market, this.clearedEvents());
     faultPoint('cancel.book');
-    this.closeOrder(slot, ST_CANCELED);
+    closeResting(this.s, slot, ST_CANCELED);
     faultPoint('cancel.close');
     this.emitCancel(slot, reason, text);
     this.s.free(slot);
@@ -108,22 +109,10 @@ export class OrderFlow {
 
   /** Ends a resting order at the close of the trading day with a Done for Day feed. */
   doneForDay(slot: number): void {
-    this.takeOffBook(slot, this.s.marketOf(slot)!);
-    this.closeOrder(slot, ST_DONE_FOR_DAY);
+    takeOffBook(this.s, slot, this.s.marketOf(slot)!, this.clearedEvents());
+    closeResting(this.s, slot, ST_DONE_FOR_DAY);
     if (this.s.orderRow('d', this.s.orders.field(slot, F_USER), slot, this.s.executionIds.advance()) >= 0) this.s.told();
     this.s.free(slot);
-  }
-
-  /** Cancels a resting order on its book, saving its place there first (the undo puts it back). */
-  private takeOffBook(slot: number, market: Market): void {
-    const log = this.s.log;
-    const store = this.s.orders;
-    // Only the book changes here (saved by `saveLevelOf`); the market's own state is saved by
-    // whatever changes it next (a fill, a mark that moves).
-    const seq = store.field(slot, F_SEQ);
-    saveLevelOf(log.journal, market.book, seq, store.field(slot, F_USER), store.side(slot), store.field(slot, F_PRICE), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
-    this.saveOrder(slot, market, false);
-    market.book.cancelInto(seq, this.clearedEvents());
   }
 
   private execute(account: Account, market: Market, slot: number): void {
@@ -152,8 +141,7 @@ export class OrderFlow {
           break;
         case EV_CANCELED: {
           const maker = store.slotOf(events.orderId(i));
-          this.saveOrder(maker, market, false);
-          this.closeOrder(maker, ST_CANCELED);
+          closeResting(this.s, maker, ST_CANCELED);
           this.emitCancel(maker, 'SELF_TRADE', 'self-trade prevention canceled the resting order');
           faultPoint('place.self-trade');
           this.s.free(maker);
@@ -164,9 +152,7 @@ export class OrderFlow {
           if (this.s.orderRow('x', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
           break;
         case EV_RESTED: {
-          saveAccount(log.journal, account, market);
-          account.addOpenOrder(store, slot, market, cmd.qtyLots - store.field(slot, F_FILLED));
-          this.s.openOrders++;
+          restOrder(this.s, account, slot, market, cmd.qtyLots - store.field(slot, F_FILLED));
           faultPoint('place.rested');
           break;
         }

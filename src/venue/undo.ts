@@ -7,6 +7,7 @@ import { MONEY_SAVED, PENDING_SAVED, type Account, type AccountPosition } from '
 import type { Market } from './market.ts';
 import { B_IM_BIG, F_BITS, F_SAVED, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
 import { U_LEVEL, U_PLACE, undoLevel, undoPlace } from './undo-book.ts';
+import { U_REOPEN, U_REOPEN_BIG, U_UNREST, undoReopen, undoRest } from './order-close.ts';
 
 export { saveLevelOf, savePlace } from './undo-book.ts';
 import type { UndoJournal } from './undo-journal.ts';
@@ -25,7 +26,8 @@ export const U_CLOSURE = 0;
 const U_RECORD = 1;
 const U_ACCOUNT = 2;
 const U_ALLOC = 3;
-// 4 and 5: U_LEVEL and U_PLACE, the books' entries (undo-book.ts).
+// 4 and 5: U_LEVEL and U_PLACE, the books' entries (undo-book.ts); 13–15: an order's rest and
+// close taken back by their inverse (order-close.ts).
 const U_MARKET = 6;
 const U_POSITION = 7;
 const U_TRADES = 8;
@@ -118,6 +120,12 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return undoLevel(nums, at, refs, r);
     case U_PLACE:
       return undoPlace(nums, at, refs, r);
+    case U_UNREST:
+      return undoRest(nums, at, refs, r, store);
+    case U_REOPEN:
+      return undoReopen(nums, at, refs, r, store, false);
+    case U_REOPEN_BIG:
+      return undoReopen(nums, at, refs, r, store, true);
     case U_TRADES:
       return undoTrades(nums, at, refs, r);
     case U_AVERAGES:

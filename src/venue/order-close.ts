@@ -1,0 +1,88 @@
+import type { Money } from '../core/money.ts';
+import type { Account } from './account.ts';
+import type { Market } from './market.ts';
+import { B_IM_BIG, B_SELL, B_SIDE, F_BITS, F_MARKET, F_PRICE, F_QTY, F_FILLED, F_SEQ, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import { saveLevelOf } from './undo-book.ts';
+import type { VenueState } from './venue-state.ts';
+import type { BookEvents } from '../book/book-events.ts';
+
+/**
+ * An order starting and ending its rest on a book, as the account sees it: resting reserves its
+ * margin and counts it in the account's market row, ending it (cancel, done for day, self-trade
+ * prevention) releases them. Both are exactly invertible: integer counts and lots, a margin
+ * notional below 2^53 (checked when it was added) or the Money kept with the order. So the
+ * undo of a failed command takes each back by its inverse (`U_UNREST`, `U_REOPEN`: a few
+ * numbers of the order itself) instead of a saved copy of the account's money and rows and of
+ * the order's record (which read the account object's money, marked the row and the record as
+ * saved, and wrote two entries with four references).
+ *
+ * Each inverse is registered right after its change is complete (nothing in between can throw
+ * but running out of memory), so a rollback never takes back a change that was not made; the
+ * journal runs entries newest first, so an inverse composes with the saved copies of the same
+ * account or record made before or after it in the command.
+ */
+
+// Journal opcodes of this file (undo.ts's `undoEntry` dispatches them here).
+export const U_UNREST = 13;
+export const U_REOPEN = 14;
+/** `U_REOPEN` of an order whose margin was Money kept with it (`B_IM_BIG`): one reference more. */
+export const U_REOPEN_BIG = 15;
+
+/** The order in `slot` (new in this command) rests with `unfilledLots`: counted in its account's row of `market`. */
+export function restOrder(s: VenueState, account: Account, slot: number, market: Market, unfilledLots: number): void {
+  account.addOpenOrder(s.orders, slot, market, unfilledLots);
+  s.openOrders++;
+  const j = s.log.journal;
+  const at = j.entry(U_UNREST, 3);
+  j.nums[at] = slot;
+  j.nums[at + 1] = market.index;
+  j.nums[at + 2] = unfilledLots;
+  j.ref(account);
+}
+
+/** Cancels the resting order in `slot` on its book (`events`: the book's, cleared), saving its place there first (the undo puts it back). */
+export function takeOffBook(s: VenueState, slot: number, market: Market, events: BookEvents): void {
+  const d = s.orders.data;
+  const o = slot * STRIDE;
+  const seq = d[o + F_SEQ]!;
+  saveLevelOf(s.log.journal, market.book, seq, d[o + F_USER]!, (d[o + F_BITS]! & B_SELL) !== 0 ? 'S' : 'B', d[o + F_PRICE]!, d[o + F_QTY]! - d[o + F_FILLED]!);
+  market.book.cancelInto(seq, events);
+}
+
+/** Moves the resting order in `slot` to terminal `state` and releases its margin and counts (the caller frees the slot). */
+export function closeResting(s: VenueState, slot: number, state: number): void {
+  const store = s.orders;
+  const d = store.data;
+  const o = slot * STRIDE;
+  const bits = d[o + F_BITS]!;
+  const marketIndex = d[o + F_MARKET]!;
+  const unfilledLots = d[o + F_QTY]! - d[o + F_FILLED]!;
+  const big = (bits & B_IM_BIG) !== 0;
+  const reserved = big ? store.reservedIm[slot]! : 0n;
+  const account = s.accounts[d[o + F_USER]!]!;
+  store.setState(slot, state);
+  account.removeOpenOrder(store, slot, marketIndex, unfilledLots);
+  s.openOrders--;
+  const j = s.log.journal;
+  const at = j.entry(big ? U_REOPEN_BIG : U_REOPEN, 4);
+  j.nums[at] = slot;
+  j.nums[at + 1] = bits;
+  j.nums[at + 2] = marketIndex;
+  j.nums[at + 3] = unfilledLots;
+  j.ref(account);
+  if (big) j.ref(reserved);
+}
+
+/** Takes back `restOrder` (journal entry at `nums[at]`, references from `refs[r]`). */
+export function undoRest(nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore): void {
+  (refs[r] as Account).removeOpenOrder(store, nums[at]!, nums[at + 1]!, nums[at + 2]!);
+}
+
+/** Takes back `closeResting`: the record's state and flags, the account's counts and margin. */
+export function undoReopen(nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore, big: boolean): void {
+  const slot = nums[at]!;
+  const o = slot * STRIDE + F_BITS;
+  // A side array written during the failed command keeps its flag, as in `restoreRecord`.
+  store.data[o] = nums[at + 1]! | (store.data[o]! & B_SIDE);
+  (refs[r] as Account).reopenOrder(store, slot, nums[at + 2]!, nums[at + 3]!, big ? (refs[r + 1] as Money) : undefined);
+}

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Side } from '../../src/core/types.ts';
+import type { Account } from '../../src/venue/account.ts';
+import { CommandFailedError } from '../../src/venue/command-log.ts';
+import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
+import type { Venue } from '../../src/venue/venue.ts';
+import { btcConfig, ethConfig, makeVenue, place } from './fixtures.ts';
+
+/**
+ * A resting order's margin and counts are taken back by their inverse when its command fails
+ * (order-close.ts: `U_UNREST`, `U_REOPEN`), on both margin paths: Σ price × lots in the account's
+ * market row, and Money kept with the order (`B_IM_BIG`: a market without a whole Money factor,
+ * or a sum past 2^53). The oracle: a twin venue that never saw the failed command; the streams
+ * cancel one order, all of an account's (several inverses of one account in one command) and
+ * let self-trade prevention cancel resting orders.
+ */
+
+afterEach(() => setFaultHook(undefined));
+
+/** As test/venue/open-margin-rows: BTC at ~2^39 ticks (sums past 2^53), a micro-tick market with no whole margin factor. */
+function make() {
+  const t = makeVenue({
+    instruments: [
+      btcConfig({ indexPrice: '500000000000', initialMarginPct: '10', selfTradePrevention: true }),
+      ethConfig({ symbol: 'MICROUSD-PERP', tickSize: '0.000000000000001', indexPrice: '0.000000001', initialMarginPct: '12.3456', selfTradePrevention: true }),
+    ],
+  });
+  return { venue: t.venue, users: ['a', 'b', 'c'].map((n) => t.user(n, '1' + '0'.repeat(33))) };
+}
+
+function fingerprint(venue: Venue, users: Account[]): unknown {
+  return {
+    hash: venue.stateHash(),
+    totals: venue.moneyTotals(),
+    books: venue.markets.map((m) => m.book.l3()),
+    accounts: users.map((a) => ({
+      im: a.openOrdersIm,
+      open: venue.openOrders(a).map((o) => [o.id, o.state, o.filledLots, o.reservedIm]),
+      rows: venue.markets.map((m) => [a.openCountIn(m), a.openLotsIn(m)]),
+      risk: venue.riskSnapshot(a),
+    })),
+  };
+}
+
+type Cmd = { user: number; micro: boolean; side: Side; offset: number; lots: number; ioc: boolean } | { cancel: number; which: number; all: boolean };
+
+const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      user: fc.nat(2),
+      micro: fc.boolean(),
+      side: fc.constantFrom<Side>('B', 'S'),
+      offset: fc.integer({ min: -3, max: 3 }),
+      lots: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 2 ** 14 })),
+      ioc: fc.boolean(),
+    }),
+    weight: 3,
+  },
+  { arbitrary: fc.record({ cancel: fc.nat(2), which: fc.nat(20), all: fc.boolean() }), weight: 2 },
+);
+
+function apply(venue: Venue, users: Account[], c: Cmd): void {
+  if ('cancel' in c) {
+    const a = users[c.cancel]!;
+    if (c.all) venue.cancelAll(a);
+    else {
+      const open = venue.openOrders(a);
+      if (open.length > 0) venue.cancelOrder(a, open[c.which % open.length]!.id);
+    }
+    return;
+  }
+  const m = venue.markets[c.micro ? 1 : 0]!;
+  place(venue, users[c.user]!, c.side, m.instrument.tick.toPrice(m.markTicks + c.offset), c.lots, { symbol: m.symbol, tif: c.ioc ? 'IOC' : 'GTC' });
+}
+
+describe('a resting order taken back by its inverse', () => {
+  it('leaves margin, counts and books as a twin that never saw the failed command, on both margin paths (120 runs)', () => {
+    const failedAt = new Set<string>();
+    let bigVictims = 0;
+    fc.assert(
+      fc.property(fc.array(cmdArb, { minLength: 8, maxLength: 30 }), fc.nat(), fc.nat(12), (cmds, pick, step) => {
+        const failing = make();
+        const twin = make();
+        const victim = cmds.length - 1 - (pick % Math.ceil(cmds.length / 2));
+        for (const [i, c] of cmds.entries()) {
+          if (i !== victim) {
+            apply(failing.venue, failing.users, c);
+            apply(twin.venue, twin.users, c);
+            continue;
+          }
+          const bigBefore = failing.users.some((a) => a.openOrdersIm > 0n && failing.venue.openOrders(a).some((o) => o.market!.imFactor === undefined || o.priceTicks * (o.qtyLots - o.filledLots) > 2 ** 53));
+          const steps: string[] = [];
+          setFaultHook((s) => {
+            steps.push(s);
+            if (steps.length === step + 1) throw new InjectedFault(s);
+          });
+          try {
+            apply(failing.venue, failing.users, c);
+          } catch (e) {
+            expect(e).toBeInstanceOf(CommandFailedError);
+          }
+          setFaultHook(undefined);
+          if (steps.length <= step) apply(twin.venue, twin.users, c);
+          else {
+            failedAt.add(steps[step]!);
+            if (bigBefore) bigVictims++;
+          }
+        }
+        expect(fingerprint(failing.venue, failing.users)).toEqual(fingerprint(twin.venue, twin.users));
+      }),
+      { numRuns: 120, seed: 12 },
+    );
+    // Failures came after an order rested and after orders were closed (their inverses ran), with Money-margin orders around.
+    for (const step of ['place.rested', 'cancel.close', 'place.done']) expect(failedAt).toContain(step);
+    expect(bigVictims).toBeGreaterThan(10);
+  });
+});
