@@ -164,21 +164,34 @@ describe('orders kept as records', () => {
   });
 });
 
+/**
+ * Runs (add?, seq) steps on a `SeqIndex` and on a `Map` model side by side (an add of a seq
+ * already held is skipped; the slot is the step's number), calling `afterStep` after each.
+ */
+function applyIndexOps(
+  ops: [boolean, number][],
+  afterStep?: (index: SeqIndex, model: Map<number, number>, seq: number) => void,
+): { index: SeqIndex; model: Map<number, number> } {
+  const index = new SeqIndex();
+  const model = new Map<number, number>();
+  ops.forEach(([add, seq], i) => {
+    if (add && !model.has(seq)) {
+      index.add(seq, i);
+      model.set(seq, i);
+    } else if (!add) {
+      index.take(seq);
+      model.delete(seq);
+    }
+    afterStep?.(index, model, seq);
+  });
+  return { index, model };
+}
+
 describe('SeqIndex', () => {
   it('agrees with a Map under random adds and takes of consecutive and negative engine ids', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: -3000, max: 3000 })), { maxLength: 2000 }), (ops) => {
-        const index = new SeqIndex();
-        const model = new Map<number, number>();
-        ops.forEach(([add, seq], i) => {
-          if (add && !model.has(seq)) {
-            index.add(seq, i);
-            model.set(seq, i);
-          } else if (!add) {
-            index.take(seq);
-            model.delete(seq);
-          }
-        });
+        const { index, model } = applyIndexOps(ops);
         for (let seq = -3000; seq <= 3000; seq += 7) expect(index.get(seq)).toBe(model.get(seq) ?? NO_SLOT);
         for (const [seq, slot] of model) expect(index.get(seq)).toBe(slot);
       }),
@@ -191,19 +204,8 @@ describe('SeqIndex', () => {
     const seqArb = fc.oneof(fc.integer({ min: -5000, max: 5000 }), odd);
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.boolean(), seqArb), { maxLength: 1500 }), (ops) => {
-        const index = new SeqIndex();
-        const model = new Map<number, number>();
-        ops.forEach(([add, seq], i) => {
-          if (add && !model.has(seq)) {
-            index.add(seq, i);
-            model.set(seq, i);
-          } else if (!add) {
-            index.take(seq);
-            model.delete(seq);
-          }
-          // Every answer, after every step: a page dropped or made must not lose an id.
-          expect(index.get(seq)).toBe(model.get(seq) ?? NO_SLOT);
-        });
+        // Every answer, after every step: a page dropped or made must not lose an id.
+        const { index, model } = applyIndexOps(ops, (index, model, seq) => expect(index.get(seq)).toBe(model.get(seq) ?? NO_SLOT));
         for (const [seq, slot] of model) expect(index.get(seq)).toBe(slot);
         for (let seq = -5000; seq <= 5000; seq += 13) expect(index.get(seq)).toBe(model.get(seq) ?? NO_SLOT);
       }),
