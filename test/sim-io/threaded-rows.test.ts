@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,14 +14,10 @@ import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
 import { ThreadedEventLogWriter } from '../../src/sim-io/threaded-writer.ts';
 import { MAX_QUEUED } from '../../src/sim-io/writer-protocol.ts';
+import { scriptWireFeedRows, tempDirs } from './log-fixtures.ts';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const newDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'perpsim-rows-'));
-  dirs.push(dir);
-  return dir;
-};
+const { newDir, removeAll } = tempDirs('perpsim-rows-');
+afterAll(removeAll);
 
 /** How a log hands over what it recorded: batches, or rows as numbers. */
 type Sink = Pick<EventLogRecorderOptions, 'onBatch' | 'onRows'>;
@@ -49,12 +44,7 @@ function scriptedLog(sink: Sink): void {
   const v = sim.venue;
   const [alice, bob, btc] = [v.account('alice')!, v.account('bob')!, v.market('BTCUSD-PERP')!];
   sim.clock.scheduleAt(sim.startNs + 5_000_000_000n, () => {
-    for (let i = 0; i < 5; i++) v.placeOrderTicks(alice, btc, 'B', 99_990 - i, 3);
-    v.placeOrderTicks(bob, btc, 'S', 99_980, 7, 'IOC');
-    v.placeOrder(bob, { symbol: 'XYZ-PERP', price: '1.23', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
-    v.placeOrder(bob, { symbol: 'BTCUSD-PERP', price: '50000.25', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
-    v.cancelOrder(bob, 'O-NOSUCHORDER');
-    v.setIndexPrice(btc, 100_010);
+    scriptWireFeedRows(v, alice, bob, btc);
     v.setInstrumentState(btc, 'HALTED');
     v.setInstrumentState(btc, 'OPEN');
   });

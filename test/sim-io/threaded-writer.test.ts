@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,15 +12,11 @@ import { Simulation } from '../../src/sim/simulation.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
 import { ThreadedEventLogWriter } from '../../src/sim-io/threaded-writer.ts';
 import { MAX_QUEUED } from '../../src/sim-io/writer-protocol.ts';
+import { scriptWireFeedRows, tempDirs } from './log-fixtures.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-const newDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'perpsim-threaded-'));
-  dirs.push(dir);
-  return dir;
-};
+const { newDir, removeAll } = tempDirs('perpsim-threaded-');
+afterAll(removeAll);
 
 const scripted = parseScenario({
   name: 'threaded-log',
@@ -44,12 +39,7 @@ function scriptedLog(batchRows: number, onBatch: OnBatch, deferIds = false): voi
   const v = sim.venue;
   const [alice, bob, btc] = [v.account('alice')!, v.account('bob')!, v.market('BTCUSD-PERP')!];
   sim.clock.scheduleAt(sim.startNs + 5_000_000_000n, () => {
-    for (let i = 0; i < 5; i++) v.placeOrderTicks(alice, btc, 'B', 99_990 - i, 3);
-    v.placeOrderTicks(bob, btc, 'S', 99_980, 7, 'IOC');
-    v.placeOrder(bob, { symbol: 'XYZ-PERP', price: '1.23', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
-    v.placeOrder(bob, { symbol: 'BTCUSD-PERP', price: '50000.25', quantity: 1, side: 'S', timeInForce: 'GTC', postOnly: false });
-    v.cancelOrder(bob, 'O-NOSUCHORDER');
-    v.setIndexPrice(btc, 100_010);
+    scriptWireFeedRows(v, alice, bob, btc);
   });
   sim.runToEnd();
   recorder.flush();
