@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Side } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { CommandFailedError } from '../../src/venue/command-log.ts';
 import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
 import type { Venue } from '../../src/venue/venue.ts';
-import { btcConfig, ethConfig, makeVenue, place } from './fixtures.ts';
+import { applyBothPathsCmd, bothPathsCmds, venueWithBothPaths } from './both-margin-paths.ts';
 
 /**
  * A resting order's margin and counts are taken back by their inverse when its command fails
@@ -18,15 +17,8 @@ import { btcConfig, ethConfig, makeVenue, place } from './fixtures.ts';
 
 afterEach(() => setFaultHook(undefined));
 
-/** As test/venue/open-margin-rows: BTC at ~2^39 ticks (sums past 2^53), a micro-tick market with no whole margin factor. */
 function make() {
-  const t = makeVenue({
-    instruments: [
-      btcConfig({ indexPrice: '500000000000', initialMarginPct: '10', selfTradePrevention: true }),
-      ethConfig({ symbol: 'MICROUSD-PERP', tickSize: '0.000000000000001', indexPrice: '0.000000001', initialMarginPct: '12.3456', selfTradePrevention: true }),
-    ],
-  });
-  return { venue: t.venue, users: ['a', 'b', 'c'].map((n) => t.user(n, '1' + '0'.repeat(33))) };
+  return venueWithBothPaths({ selfTradePrevention: true });
 }
 
 function fingerprint(venue: Venue, users: Account[]): unknown {
@@ -43,36 +35,8 @@ function fingerprint(venue: Venue, users: Account[]): unknown {
   };
 }
 
-type Cmd = { user: number; micro: boolean; side: Side; offset: number; lots: number; ioc: boolean } | { cancel: number; which: number; all: boolean };
-
-const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      user: fc.nat(2),
-      micro: fc.boolean(),
-      side: fc.constantFrom<Side>('B', 'S'),
-      offset: fc.integer({ min: -3, max: 3 }),
-      lots: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 2 ** 14 })),
-      ioc: fc.boolean(),
-    }),
-    weight: 3,
-  },
-  { arbitrary: fc.record({ cancel: fc.nat(2), which: fc.nat(20), all: fc.boolean() }), weight: 2 },
-);
-
-function apply(venue: Venue, users: Account[], c: Cmd): void {
-  if ('cancel' in c) {
-    const a = users[c.cancel]!;
-    if (c.all) venue.cancelAll(a);
-    else {
-      const open = venue.openOrders(a);
-      if (open.length > 0) venue.cancelOrder(a, open[c.which % open.length]!.id);
-    }
-    return;
-  }
-  const m = venue.markets[c.micro ? 1 : 0]!;
-  place(venue, users[c.user]!, c.side, m.instrument.tick.toPrice(m.markTicks + c.offset), c.lots, { symbol: m.symbol, tif: c.ioc ? 'IOC' : 'GTC' });
-}
+const cmdArb = bothPathsCmds(3, 2, true);
+const apply = applyBothPathsCmd;
 
 describe('a resting order taken back by its inverse', () => {
   it('leaves margin, counts and books as a twin that never saw the failed command, on both margin paths (120 runs)', () => {

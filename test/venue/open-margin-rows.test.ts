@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Side } from '../../src/core/types.ts';
 import { marginOf, type Account } from '../../src/venue/account.ts';
 import type { Venue } from '../../src/venue/venue.ts';
-import { btcConfig, ethConfig, makeVenue, money, place } from './fixtures.ts';
+import { applyBothPathsCmd, bothPathsCmds, venueWithBothPaths } from './both-margin-paths.ts';
+import { btcConfig, makeVenue, money, place } from './fixtures.ts';
 
 /**
  * The open orders' initial margin is kept as numbers (Σ price × lots per account and market,
@@ -12,17 +12,6 @@ import { btcConfig, ethConfig, makeVenue, money, place } from './fixtures.ts';
  * exact per-order margin (`marginOf`, bigint), recomputed from the order views after every
  * command; and each open order's `reservedIm` equals its own exact margin.
  */
-
-/** BTC at 2^40-ish ticks (order notionals of 2^40 × up to 2^14 lots cross 2^53); a micro-tick market whose 12.3456 % margin per tick·lot (10^3 Money units) is no whole Money unit. */
-function venueWithBothPaths() {
-  const t = makeVenue({
-    instruments: [
-      btcConfig({ indexPrice: '500000000000', initialMarginPct: '10', takerFee: '0.0004', makerFee: '-0.0001' }),
-      ethConfig({ symbol: 'MICROUSD-PERP', tickSize: '0.000000000000001', indexPrice: '0.000000001', initialMarginPct: '12.3456' }),
-    ],
-  });
-  return { ...t, users: ['a', 'b', 'c'].map((n) => t.user(n, '1' + '0'.repeat(33))) };
-}
 
 function exactOpenMargin(venue: Venue, a: Account): bigint {
   let total = 0n;
@@ -35,22 +24,7 @@ function exactOpenMargin(venue: Venue, a: Account): bigint {
   return total;
 }
 
-type Cmd = { user: number; micro: boolean; side: Side; offset: number; lots: number; ioc: boolean } | { cancel: number; which: number };
-
-const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      user: fc.nat(2),
-      micro: fc.boolean(),
-      side: fc.constantFrom<Side>('B', 'S'),
-      offset: fc.integer({ min: -3, max: 3 }),
-      lots: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 2 ** 14 })),
-      ioc: fc.boolean(),
-    }),
-    weight: 4,
-  },
-  { arbitrary: fc.record({ cancel: fc.nat(2), which: fc.nat(20) }), weight: 1 },
-);
+const cmdArb = bothPathsCmds(4, 1, false);
 
 describe('open orders margin as numbers', () => {
   it('equals the sum of exact per-order margins after every place, fill and cancel, on both paths and across 2^53 (100 runs)', () => {
@@ -58,19 +32,12 @@ describe('open orders margin as numbers', () => {
     let sawMicro = false;
     fc.assert(
       fc.property(fc.array(cmdArb, { minLength: 5, maxLength: 40 }), (cmds) => {
-        const { venue, users } = venueWithBothPaths();
+        const { venue, users } = venueWithBothPaths({ takerFee: '0.0004', makerFee: '-0.0001' });
         const [btc, micro] = venue.markets as [(typeof venue.markets)[0], (typeof venue.markets)[0]];
         expect(btc.imFactor).toBeDefined();
         expect(micro.imFactor).toBeUndefined();
         for (const c of cmds) {
-          if ('cancel' in c) {
-            const open = venue.openOrders(users[c.cancel]!);
-            if (open.length > 0) venue.cancelOrder(users[c.cancel]!, open[c.which % open.length]!.id);
-          } else {
-            const m = c.micro ? micro : btc;
-            const price = m.instrument.tick.toPrice(m.markTicks + c.offset);
-            place(venue, users[c.user]!, c.side, price, c.lots, { symbol: m.symbol, tif: c.ioc ? 'IOC' : 'GTC' });
-          }
+          applyBothPathsCmd(venue, users, c);
           for (const a of users) {
             expect(a.openOrdersIm).toBe(exactOpenMargin(venue, a));
             for (const o of venue.openOrders(a)) {
