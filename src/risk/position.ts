@@ -212,8 +212,10 @@ export class Position {
   }
 
   /**
-   * `unrealizedTicks` as a double, for estimates: exact while the values fit in 2^53 (else
-   * within a unit in 2^53 of the exact value, as a conversion of the bigint would be).
+   * `unrealizedTicks` as a double, for estimates: exact while the values fit in 2^53. Past it,
+   * mark × lots and the difference are each rounded once, so the result is within
+   * (|mark × lots| + |unrealized|) × 2^-53 of the exact value (not within a unit of the result:
+   * when the open cost cancels most of mark × lots, the product's rounding dominates).
    */
   unrealizedTicksApprox(markTicks: number): number {
     if (this.netLots === 0) return 0;

@@ -19,10 +19,26 @@ describe('tick·lot totals as numbers', () => {
         }
         const unrealized = oracle.net === 0n ? 0n : oracle.net > 0n ? BigInt(mark) * oracle.net - oracle.openCost : oracle.openCost + BigInt(mark) * oracle.net;
         expect(fast.unrealizedTicks(mark)).toBe(unrealized);
-        expect(Math.abs(fast.unrealizedTicksApprox(mark) - Number(unrealized))).toBeLessThanOrEqual(Math.abs(Number(unrealized)) * 2 ** -52);
+        // Two roundings past 2^53 (mark × lots, then the difference), plus the oracle's own
+        // conversion to a double: within |mark × lots| × 2^-53 + 2 × |unrealized| × 2^-53.
+        const markLots = Math.abs(Number(BigInt(mark) * oracle.net));
+        expect(Math.abs(fast.unrealizedTicksApprox(mark) - Number(unrealized))).toBeLessThanOrEqual((markLots + 2 * Math.abs(Number(unrealized))) * 2 ** -53);
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('keeps the double estimate within its bound when the open cost cancels most of mark × lots past 2^53 (the case CI found)', () => {
+    const fast = new Position();
+    const oracle = new BigintPosition();
+    fast.applyFill('B', 317_331_070_031, 17_903);
+    oracle.fill('B', 317_331_070_031, 17_903);
+    const mark = 1_042_170_975_010;
+    const unrealized = Number(BigInt(mark) * oracle.net - oracle.openCost);
+    const error = Math.abs(fast.unrealizedTicksApprox(mark) - unrealized);
+    // More than a unit in 2^53 of the result, within the product's and the result's roundings.
+    expect(error).toBeGreaterThan(Math.abs(unrealized) * 2 ** -52);
+    expect(error).toBeLessThanOrEqual((mark * 17_903 + 2 * Math.abs(unrealized)) * 2 ** -53);
   });
 });
 
