@@ -60,9 +60,7 @@ export function closeResting(s: VenueState, slot: number, state: number): void {
   const big = (bits & B_IM_BIG) !== 0;
   const reserved = big ? store.reservedIm[slot]! : 0n;
   const account = s.accounts[d[o + F_USER]!]!;
-  store.setState(slot, state);
-  account.removeOpenOrder(store, slot, marketIndex, unfilledLots);
-  s.openOrders--;
+  endRest(s, account, slot, state, marketIndex, unfilledLots);
   const j = s.log.journal;
   const at = j.entry(big ? U_REOPEN_BIG : U_REOPEN, 4);
   j.nums[at] = slot;
@@ -71,6 +69,24 @@ export function closeResting(s: VenueState, slot: number, state: number): void {
   j.nums[at + 3] = unfilledLots;
   j.ref(account);
   if (big) j.ref(reserved);
+}
+
+/**
+ * Moves the resting order in `slot` (of `account`) to terminal `state` and releases its margin and
+ * counts, registering no undo: `closeResting` registers its inverse, a fill has saved the
+ * account and the record whole.
+ */
+export function endRest(
+  s: VenueState,
+  account: Account,
+  slot: number,
+  state: number,
+  marketIndex = s.orders.field(slot, F_MARKET),
+  unfilledLots = s.orders.field(slot, F_QTY) - s.orders.field(slot, F_FILLED),
+): void {
+  s.orders.setState(slot, state);
+  account.removeOpenOrder(s.orders, slot, marketIndex, unfilledLots);
+  s.openOrders--;
 }
 
 /** Takes back `restOrder` (journal entry at `nums[at]`, references from `refs[r]`). */

@@ -5,7 +5,7 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import {
-  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_MARKET, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
@@ -14,7 +14,7 @@ import { bookFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
-import { closeResting, restOrder, takeOffBook } from './order-close.ts';
+import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -202,7 +202,10 @@ export class OrderFlow {
     const s = this.s;
     const store = s.orders;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    this.saveOrder(slot, market, true);
+    // The undo of what a fill changes: the account's money and row, its position, the record.
+    saveAccount(s.log.journal, account, market);
+    savePosition(s.log.journal, account, market);
+    saveRecord(s.log.journal, store, slot);
     const position = account.positionIn(market);
     const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
     account.syncPosition(market.index, position.position);
@@ -217,7 +220,7 @@ export class OrderFlow {
     const done = filled === qty;
     if (done) {
       if (aggressor) store.setState(slot, ST_FILLED);
-      else this.closeOrder(slot, ST_FILLED);
+      else endRest(s, account, slot, ST_FILLED);
     } else {
       store.setState(slot, ST_PARTIAL);
     }
@@ -227,28 +230,6 @@ export class OrderFlow {
       s.rows.setFill(r, tid, lots, priceTicks, aggressor);
       s.told();
     }
-  }
-
-  /**
-   * Registers the undo of changes to the order in `slot` and its account in `market`: its
-   * record, money and its position (`withPosition`: a fill).
-   */
-  private saveOrder(slot: number, market: Market, withPosition: boolean): void {
-    const store = this.s.orders;
-    const journal = this.s.log.journal;
-    const account = this.s.accounts[store.field(slot, F_USER)]!;
-    saveAccount(journal, account, market);
-    if (withPosition) savePosition(journal, account, market);
-    saveRecord(journal, store, slot);
-  }
-
-  /** Moves a resting order to a terminal state and releases its margin (the caller frees it). */
-  private closeOrder(slot: number, state: number): void {
-    const store = this.s.orders;
-    store.setState(slot, state);
-    const account = this.s.accounts[store.field(slot, F_USER)]!;
-    account.removeOpenOrder(store, slot, store.field(slot, F_MARKET), store.field(slot, F_QTY) - store.field(slot, F_FILLED));
-    this.s.openOrders--;
   }
 
   private emitCancel(slot: number, reason: CancelReason, text: string): void {
