@@ -1,5 +1,6 @@
 import type { TimeNs } from '../core/types.ts';
-import { MARKOUT_HORIZONS_S, type TouchTime } from './market-watch.ts';
+import type { TouchTime } from './market-watch.ts';
+import { MARKOUT_HORIZONS_S } from './markouts.ts';
 import type { FillRecord } from './recorder.ts';
 
 /**

@@ -2,8 +2,6 @@ import type { TimeNs } from '../core/types.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
 import type { Market } from '../venue/market.ts';
 
-export { MARKOUT_HORIZONS_S } from './markouts.ts';
-
 /** The touch of a book: best bid and ask in ticks, null for an empty side. */
 export interface Touch {
   bidTicks: number | null;

@@ -8,7 +8,7 @@ import type { OrderFeed } from '../wire/order.ts';
 import type { PositionRiskSnapshot } from '../wire/risk.ts';
 import { parseTimestamp } from '../core/time.ts';
 import { TickSize } from '../core/price.ts';
-import { MARKOUT_HORIZONS_S } from '../backtest/market-watch.ts';
+import { MARKOUT_HORIZONS_S } from '../backtest/markouts.ts';
 
 /** How a live run goes. */
 export interface LiveOptions {
