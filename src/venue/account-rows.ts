@@ -89,7 +89,8 @@ export const APPROX_TERMS = 3;
  * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
  * (or a value is not representable here), and the caller decides exactly. Why this is exact:
  * every term is an exact Money amount off by at most a few units in 2^53 of its size as a
- * double, so a slack beyond (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
+ * double (a position's PnL: of mark × lots, which counts in the size), so a slack beyond
+ * (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
  */
 export function marginFitsApprox(rows: readonly number[], markets: readonly Market[], positions: readonly (AccountPosition | undefined)[], approx: Float64Array): number {
   const cash = approx[T_CASH]!;
@@ -126,9 +127,12 @@ export function marginFitsApprox(rows: readonly number[], markets: readonly Mark
       const cost = rows[m + M_COST]!;
       const uTicks = Number.isNaN(cost) ? positions[m / PER_MARKET]!.position.unrealizedTicksApprox(mark) : net > 0 ? mark * net - cost : cost + mark * net;
       const u = uTicks * market.tickLotMoneyApprox;
-      const im = Math.abs(net) * mark * imPerTickLot;
+      const markLots = Math.abs(net) * mark;
+      const im = markLots * imPerTickLot;
       slack += u - im;
-      size += Math.abs(u) + Math.abs(im);
+      // mark × lots is rounded before the open cost is taken off it: past 2^53 that rounding (up
+      // to a unit in 2^53 of mark × lots) can exceed the PnL it leaves, so it counts at its size.
+      size += Math.abs(u) + Math.abs(im) + markLots * market.tickLotMoneyApprox;
     }
     terms += 3;
   }
