@@ -67,6 +67,14 @@ export abstract class BookCore {
   protected readonly levels = new LevelSlots();
   protected readonly bids = new SideLevels();
   protected readonly asks = new SideLevels();
+  /**
+   * Changes to each side's levels so far, by side code (bids 0, asks 1): counted wherever a
+   * level's quantity changes or a level comes or goes, so a reader holding a copy of a side
+   * (a LEVEL_2 capture) knows it is still current while the count stands, without reading the
+   * side. Doubles: exact far past any run's changes. A count may move with nothing visible
+   * changed (a level emptied and refilled); it never stands still when something did.
+   */
+  protected readonly sideChanges = new Float64Array(2);
   /** The book's own id index (empty when the caller keeps one). */
   protected readonly ownIds = new IdIndex();
   /**
@@ -193,6 +201,7 @@ export abstract class BookCore {
     rec[b + LevelRec.Count]!++;
     // A sum of small integers is one (or exceeds int32, where the array holds doubles anyway).
     levels.total[level] = narrow ? levels.total[level]! + remaining : smi(levels.total[level]! + remaining);
+    this.sideChanges[sideCode]!++;
     const tail = rec[b + LevelRec.Tail]!;
     levels.slab[tail] = o;
     if (((tail + 1) & Chunk.Mask) === Chunk.Link) levels.nextChunk(level, tail + 1);
@@ -224,6 +233,7 @@ export abstract class BookCore {
     const rec = levels.rec;
     const b = level * LevelRec.Stride;
     const live = --rec[b + LevelRec.Count]!;
+    this.sideChanges[rec[b + LevelRec.Side]!]!++;
     // A level with recorded quantity stays when its last order goes.
     if (live === 0 && rec[b + LevelRec.Ext] === Mark.None) this.removeLevel(level);
     else if (rec[b + LevelRec.Queued]! > 2 * live + 16) levels.compact(level, orders);
@@ -233,6 +243,8 @@ export abstract class BookCore {
   /** Fills the taker against the opposite side; returns the lots left unfilled. */
   protected match(takerId: number, takerOwnerId: number, sideCode: number, crossKey: number, qtyLots: number, out: BookEvents): number {
     const side = sideCode === SideCode.Buy ? this.asks : this.bids;
+    // Called only when the taker reaches the side's best level, whose quantity then changes.
+    this.sideChanges[sideCode ^ 1]!++;
     let remaining = qtyLots;
     while (remaining > 0 && side.length > 0 && side.keys[side.length - 1]! >= crossKey) {
       const level = side.levels[side.length - 1]!;

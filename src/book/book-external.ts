@@ -80,6 +80,7 @@ export abstract class BookExternal extends BookCore {
     levels.extLots[level] = smi(qtyLots);
     levels.extId[level] = smi(externalId);
     levels.total[level] = smi(levels.total[level]! + (qtyLots - shownLots));
+    this.sideChanges[sideCode]!++;
   }
 
   /**
@@ -163,6 +164,7 @@ export abstract class BookExternal extends BookCore {
   private lowerLevel(level: number, shownLots: number, qtyLots: number): void {
     const levels = this.levels;
     levels.total[level] = smi(levels.total[level]! - (shownLots - qtyLots));
+    this.sideChanges[levels.rec[level * LevelRec.Stride + LevelRec.Side]!]!++;
     if (qtyLots > 0) {
       levels.extLots[level] = smi(qtyLots);
       return;
@@ -202,6 +204,7 @@ export abstract class BookExternal extends BookCore {
     levels.extLots[level] = remaining;
     levels.extId[level] = id;
     levels.total[level] = remaining;
+    this.sideChanges[sideCode]!++;
   }
 
   /** Throws when an opposite level that `crossKey` reaches holds recorded quantity. */

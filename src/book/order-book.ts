@@ -132,6 +132,7 @@ export class OrderBook extends BookExternal {
     orders.setField(o, O_QTY, remainingLots);
     const level = orders.data[o + O_LEVEL]!;
     this.levels.total[level] = smi(this.levels.total[level]! - byLots);
+    this.sideChanges[this.levels.rec[level * LevelRec.Stride + LevelRec.Side]!]!++;
     out.reduced(orders.field(o, O_ID), smi(byLots), smi(remainingLots));
   }
 
@@ -173,6 +174,7 @@ export class OrderBook extends BookExternal {
     orders.setField(o, Rec.Id, id);
     orders.setField(o, Rec.Qty, qtyLots);
     levels.total[level] = smi(levels.total[level]! + (qtyLots - openLots));
+    this.sideChanges[levels.rec[b + LevelRec.Side]!]!++;
     return true;
   }
 
@@ -193,6 +195,11 @@ export class OrderBook extends BookExternal {
    */
   l2Into(side: Side, priceTicks: Float64Array, qtyLots: Float64Array): number {
     return sideL2Into(this.levels, side === 'B' ? this.bids : this.asks, priceTicks, qtyLots);
+  }
+
+  /** `sideChanges` of one side: unchanged since a read, the side's levels are as they were then. */
+  changesOf(side: Side): number {
+    return this.sideChanges[side === 'B' ? 0 : 1]!;
   }
 
   /** The number of levels of a side. */
