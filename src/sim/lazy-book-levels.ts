@@ -140,10 +140,11 @@ export class CapturedSide {
 }
 
 /**
- * The LEVEL_2 book a port last sent for one market, and how the next is captured: from the
- * last one and the levels recorded liquidity changed since (`LevelChangeLog`) when every book
- * change in between was external, else in full. Either way the result equals `CapturedSide.of`
- * of both sides now (tested against it).
+ * The LEVEL_2 book a port last sent for one market, and how the next is captured: a side whose
+ * change count (`OrderBook.changesOf`) stands is the last capture, unread; else from the last
+ * one and the levels recorded liquidity changed since (`LevelChangeLog`) when every book change
+ * in between was external, else in full. Either way the result equals `CapturedSide.of` of both
+ * sides now (tested against it).
  */
 export class L2Capture {
   private constructor(
@@ -155,11 +156,17 @@ export class L2Capture {
     private bookChanges: number,
     private announced: number,
     private logEnd: number,
+    /** The book captured and its sides' change counts then. */
+    private readonly book: OrderBook,
+    private bidChanges: number,
+    private askChanges: number,
   ) {}
 
   /** Both sides of `book` now (the first `depth` levels of each), in full. */
   static of(book: OrderBook, depth: number, bookChanges: number, log: LevelChangeLog | undefined): L2Capture {
-    return new L2Capture(CapturedSide.of(book, 'B', depth), CapturedSide.of(book, 'S', depth), depth, bookChanges, log?.announced ?? 0, log?.end ?? 0);
+    const bids = CapturedSide.of(book, 'B', depth);
+    const asks = CapturedSide.of(book, 'S', depth);
+    return new L2Capture(bids, asks, depth, bookChanges, log?.announced ?? 0, log?.end ?? 0, book, book.changesOf('B'), book.changesOf('S'));
   }
 
   /**
@@ -169,6 +176,17 @@ export class L2Capture {
   next(book: OrderBook, bookChanges: number, log: LevelChangeLog | undefined): boolean {
     const lastBids = this.bids;
     const lastAsks = this.asks;
+    const bidChanges = book.changesOf('B');
+    const askChanges = book.changesOf('S');
+    // A side whose change count stands is not read at all (a third of a market maker's captures).
+    const bidsStand = book === this.book && bidChanges === this.bidChanges;
+    const asksStand = book === this.book && askChanges === this.askChanges;
+    this.bidChanges = bidChanges;
+    this.askChanges = askChanges;
+    if (bidsStand && asksStand) {
+      this.recordSeen(bookChanges, log);
+      return false;
+    }
     if (log !== undefined && this.depth === Infinity && bookChanges - this.bookChanges === log.announced - this.announced && book.orderCount === log.orderCount && log.knownSince(this.logEnd)) {
       const bids: number[] = [];
       const asks: number[] = [];
@@ -180,13 +198,18 @@ export class L2Capture {
       this.bids = bids.length === 0 ? lastBids : CapturedSide.updated(book, 'B', lastBids, bids);
       this.asks = asks.length === 0 ? lastAsks : CapturedSide.updated(book, 'S', lastAsks, asks);
     } else {
-      this.bids = CapturedSide.unlessSame(book, 'B', lastBids, this.depth);
-      this.asks = CapturedSide.unlessSame(book, 'S', lastAsks, this.depth);
+      if (!bidsStand) this.bids = CapturedSide.unlessSame(book, 'B', lastBids, this.depth);
+      if (!asksStand) this.asks = CapturedSide.unlessSame(book, 'S', lastAsks, this.depth);
     }
+    this.recordSeen(bookChanges, log);
+    return this.bids !== lastBids || this.asks !== lastAsks;
+  }
+
+  /** The venue's announcements and the log's position as of this capture. */
+  private recordSeen(bookChanges: number, log: LevelChangeLog | undefined): void {
     this.bookChanges = bookChanges;
     this.announced = log?.announced ?? 0;
     this.logEnd = log?.end ?? 0;
-    return this.bids !== lastBids || this.asks !== lastAsks;
   }
 }
 

@@ -4,7 +4,7 @@ import { OrderBook } from '../../src/book/order-book.ts';
 import type { Side } from '../../src/core/types.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
 import { InProcessPort } from '../../src/sim/in-process-port.ts';
-import { CapturedSide } from '../../src/sim/lazy-book-levels.ts';
+import { CapturedSide, L2Capture } from '../../src/sim/lazy-book-levels.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import type { BookUpdate, MarketDataMessage } from '../../src/wire/market-data.ts';
 
@@ -76,6 +76,39 @@ describe('a LEVEL_2 capture updated from the levels that changed', () => {
             expect(got === last[side]).toBe(before !== undefined && JSON.stringify(before) === JSON.stringify(plain(got)));
             last[side] = got;
           }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("a LEVEL_2 capture taken again after the book's changes", () => {
+  it('equals reading every side, reads only the sides whose change count moved, and says whether anything changed', () => {
+    // Rounds of changes that often touch one side only, or set a level back to what it was.
+    fc.assert(
+      fc.property(fc.constantFrom(1, 3, Infinity), fc.array(fc.array(level, { maxLength: 3 }), { minLength: 1, maxLength: 40 }), (depth, rounds) => {
+        const b = new LevelBook();
+        const capture = L2Capture.of(b.book, depth, 0, undefined);
+        const reads = { B: 0, S: 0 };
+        const l2Into = b.book.l2Into.bind(b.book);
+        b.book.l2Into = (side, p, q) => (reads[side]++, l2Into(side, p, q));
+        for (const changes of rounds) {
+          const last = { B: capture.bids, S: capture.asks };
+          const counts = { B: b.book.changesOf('B'), S: b.book.changesOf('S') };
+          for (const [side, offset, qty] of changes) b.set(side, priceOf(side, offset), qty);
+          const readsBefore = { ...reads };
+          const changed = capture.next(b.book, 0, undefined);
+          const readsAfter = { ...reads };
+          const got = { B: capture.bids, S: capture.asks };
+          for (const side of ['B', 'S'] as const) {
+            expect(plain(got[side])).toEqual(plain(CapturedSide.of(b.book, side, depth)));
+            if (b.book.changesOf(side) === counts[side]) {
+              expect(got[side]).toBe(last[side]);
+              expect(readsAfter[side]).toBe(readsBefore[side]);
+            }
+          }
+          expect(changed).toBe(!got.B.equals(last.B) || !got.S.equals(last.S));
         }
       }),
       { numRuns: 300 },
