@@ -15,6 +15,7 @@ import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
 import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
+import { cancelFast, placeFast } from './order-fast-lane.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -28,7 +29,7 @@ export class OrderFlow {
   /** The book's events of the current command (records, reused: see `BookEvents`). */
   private readonly bookEvents = new BookEvents();
   /** The command handed to the book, reused (the book reads it and keeps nothing). */
-  private readonly command: PlaceCommand = { orderId: 0, ownerId: 0, side: 'B', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
+  readonly command: PlaceCommand = { orderId: 0, ownerId: 0, side: 'B', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
 
   constructor(private readonly s: VenueState) {}
 
@@ -38,6 +39,10 @@ export class OrderFlow {
    * (`j`), never exceptions.
    */
   submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
+    if (market !== undefined) {
+      const fast = placeFast(this.s, this, account, market, ticket);
+      if (fast !== NO_SLOT) return fast;
+    }
     const slot = this.createOrder(account, market, symbol, ticket);
     const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock, account, market, ticket);
     if (rejection !== undefined) {
@@ -84,7 +89,9 @@ export class OrderFlow {
       }
       return false;
     }
-    this.cancelResting(slot, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
+    if (reason !== 'USER_REQUESTED' || !cancelFast(this.s, this.clearedEvents(), slot)) {
+      this.cancelResting(slot, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
+    }
     return true;
   }
 
@@ -122,6 +129,17 @@ export class OrderFlow {
     store.setState(slot, ST_NEW);
     if (this.s.orderRow('n', account.id, slot, this.s.executionIds.advance()) >= 0) this.s.told();
     faultPoint('place.accepted');
+    this.matchAccepted(account, market, slot);
+  }
+
+  /**
+   * The accepted order in `slot` (state NEW, its `n` row written) against the book: its trades,
+   * self-trade cancels, expiry or rest, then the mark and the book-change announcement. The
+   * general path's tail, and the fast lane's for an order that trades (order-fast-lane.ts).
+   */
+  matchAccepted(account: Account, market: Market, slot: number): void {
+    const store = this.s.orders;
+    const log = this.s.log;
     const events = this.clearedEvents();
     const cmd = this.command;
     cmd.orderId = store.field(slot, F_SEQ);
@@ -259,7 +277,8 @@ export class OrderFlow {
     return slot;
   }
 
-  private clearedEvents(): BookEvents {
+  /** The book's event buffer, emptied for the next book call. */
+  clearedEvents(): BookEvents {
     this.bookEvents.clear();
     return this.bookEvents;
   }

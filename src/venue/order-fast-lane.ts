@@ -1,0 +1,135 @@
+import type { Account } from './account.ts';
+import { faultPoint } from './fault-points.ts';
+import type { Market } from './market.ts';
+import { closeResting, restOrder, takeOffBook } from './order-close.ts';
+import type { OrderFlow, OrderTicket } from './order-flow.ts';
+import { B_IOC, B_SELL, F_BITS, F_MARKET, F_USER, NO_SLOT, STATE_SHIFT, STRIDE, ST_CANCELED, ST_EXPIRED, ST_NEW } from './order-store.ts';
+import { quantityOverflow } from './quantity-bounds.ts';
+import { saveAllocation } from './undo.ts';
+import { U_PLACE } from './undo-book.ts';
+import type { VenueState } from './venue-state.ts';
+import type { BookEvents } from '../book/book-events.ts';
+
+/**
+ * The common commands as one straight function each: a plain limit order (GTC or IOC, no
+ * post-only, not a liquidation, price on the grid as an int32 of ticks) that passes every
+ * check of `checkOrder` with the margin pre-check answering "fits" in doubles, and a user's
+ * cancel of an own resting order. They run the general path's steps in its order, with its
+ * order event rows, undo entries and fault points, but without its layers: the checks answer
+ * yes or no (anything else — a rejection, a margin too close to call, post-only — returns
+ * `NO_SLOT` before anything changed, and the general path runs unchanged), the record is made
+ * in its final state, and what the outcome is known to be is not asked again:
+ *
+ * - An IOC order that cannot cross (the touch says so) would only be answered "expired" by the
+ *   book, which changes nothing for it: the book is not asked and there is no book undo.
+ * - A GTC order that cannot cross rests: the book's one answer is "rested", whose undo entry
+ *   (`savePlace`'s, with no maker consumed) is written here.
+ * - The mark is refreshed only when the touch moved: the mark is the median of index (or the
+ *   recorded mark) and the touch as of the last refresh, and every change of those refreshes
+ *   it (order entry, cancels, external liquidity, index and recorded-mark updates, sessions),
+ *   so with the touch as it was a refresh would find the mark it has.
+ * - An order that crosses goes to the general path's matching and settlement (`matchAccepted`).
+ *
+ * Equivalence with the general path (events, trades, money, state hash, and rollback at every
+ * fault point) is the property test test/venue/fast-lane.test.ts, which turns the lane off with
+ * `setFastLane(false)`.
+ */
+
+let enabled = true;
+
+/** Tests only: `false` sends every command through the general path. */
+export function setFastLane(on: boolean): void {
+  enabled = on;
+}
+
+/**
+ * Places `t` for `account` in `market` through the fast lane: the order's slot, or `NO_SLOT`
+ * (nothing changed) when the order is not one the lane takes.
+ */
+export function placeFast(s: VenueState, flow: OrderFlow, account: Account, market: Market, t: OrderTicket): number {
+  if (!enabled || market.state !== 'OPEN' || t.postOnly || t.isLiquidation === true) return NO_SLOT;
+  const priceTicks = t.priceTicks;
+  const qtyLots = t.qtyLots;
+  // int32 price and quantity (NaN, off the grid, fails), both positive.
+  if ((priceTicks | 0) !== priceTicks || priceTicks <= 0 || (qtyLots | 0) !== qtyLots || qtyLots <= 0) return NO_SLOT;
+  const inst = market.instrument;
+  if (qtyLots % inst.minimumTradeQuantity !== 0 || !market.isWithinBand(priceTicks) || account.openCountIn(market) >= inst.maxOpenOrders) return NO_SLOT;
+  const buy = t.side === 'B';
+  const ioc = t.tif === 'IOC';
+  if (!ioc && t.tif !== 'GTC') return NO_SLOT;
+  const book = market.book;
+  const opposite = buy ? book.bestAskTicks() : book.bestBidTicks();
+  const crosses = opposite !== undefined && (buy ? opposite <= priceTicks : opposite >= priceTicks);
+  if (quantityOverflow(account, market, t.side, priceTicks, qtyLots, s.clock, crosses) !== undefined) return NO_SLOT;
+  if (account.orderMarginFits(market, priceTicks, qtyLots) <= 0) return NO_SLOT;
+
+  // Accepted: the record (already NEW), its allocation's undo, the `n` row.
+  const store = s.orders;
+  const j = s.log.journal;
+  const seq = s.orderIds.advanceAt(s.clock);
+  const fresh = store.nextIsFresh;
+  const bits = (buy ? 0 : B_SELL) | (ioc ? B_IOC : 0) | (ST_NEW << STATE_SHIFT);
+  const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
+  saveAllocation(j, store, slot, fresh);
+  if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+  faultPoint('place.accepted');
+  if (crosses) {
+    flow.matchAccepted(account, market, slot);
+    return slot;
+  }
+  if (ioc) {
+    faultPoint('place.book');
+    store.setState(slot, ST_EXPIRED);
+    if (s.orderRow('x', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+  } else {
+    const own = buy ? book.bestBidTicks() : book.bestAskTicks();
+    const cmd = flow.command;
+    cmd.orderId = seq;
+    cmd.ownerId = account.id;
+    cmd.side = t.side;
+    cmd.priceTicks = priceTicks;
+    cmd.qtyLots = qtyLots;
+    cmd.tif = 'GTC';
+    cmd.postOnly = false;
+    book.placeInto(cmd, flow.clearedEvents());
+    // `savePlace` of a rest that consumed no maker.
+    const at = j.entry(U_PLACE, 3);
+    j.ref(book);
+    j.nums[at] = buy ? 0 : 1;
+    j.nums[at + 1] = seq;
+    j.nums[at + 2] = 0;
+    faultPoint('place.book');
+    restOrder(s, account, slot, market, qtyLots);
+    faultPoint('place.rested');
+    if (own === undefined || (buy ? priceTicks > own : priceTicks < own)) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
+  }
+  s.bookChanged(market);
+  faultPoint('place.done');
+  return slot;
+}
+
+/**
+ * `OrderFlow.cancelResting` of the open order in `slot` (of `account`) at the user's request,
+ * the mark refreshed only when the touch moved. False (nothing done) when the lane is off.
+ */
+export function cancelFast(s: VenueState, events: BookEvents, slot: number): boolean {
+  if (!enabled) return false;
+  const d = s.orders.data;
+  const market = s.markets[d[slot * STRIDE + F_MARKET]!]!;
+  const sell = (d[slot * STRIDE + F_BITS]! & B_SELL) !== 0;
+  const book = market.book;
+  const before = sell ? book.bestAskTicks() : book.bestBidTicks();
+  takeOffBook(s, slot, market, events);
+  faultPoint('cancel.book');
+  closeResting(s, slot, ST_CANCELED);
+  faultPoint('cancel.close');
+  const r = s.orderRow('c', d[slot * STRIDE + F_USER]!, slot, s.executionIds.advance());
+  if (r >= 0) {
+    s.rows.setReason(r, 'USER_REQUESTED', 'canceled by user');
+    s.told();
+  }
+  s.free(slot);
+  if ((sell ? book.bestAskTicks() : book.bestBidTicks()) !== before) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
+  s.bookChanged(market);
+  return true;
+}
