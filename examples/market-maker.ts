@@ -49,7 +49,8 @@ interface Quote {
 class InventorySkewMaker implements Strategy {
   private port!: ExchangePort;
   private tick!: TickSize;
-  private touch: Touch = {};
+  /** Others' best bid and ask in ticks, updated in place by each book update. */
+  private readonly touch: Touch = {};
   private inventory = 0;
   /** The resting (or in-flight) quote per side. */
   private readonly quotes: Record<Side, Quote | undefined> = { B: undefined, S: undefined };
@@ -71,7 +72,8 @@ class InventorySkewMaker implements Strategy {
 
   onBook(book: BookUpdate): void {
     if (book.s !== this.p.symbol || this.tick === undefined) return;
-    this.touch = { bid: this.othersBest(book.b, 'B'), ask: this.othersBest(book.a, 'S') };
+    this.touch.bid = this.othersBest(book.b, 'B');
+    this.touch.ask = this.othersBest(book.a, 'S');
     this.schedule();
   }
 
@@ -132,9 +134,10 @@ class InventorySkewMaker implements Strategy {
     const ask = Math.max(Math.ceil(fair + this.p.halfSpreadTicks), this.touch.bid! + 1);
     const bidTicks = this.allowed('B') ? bid : undefined;
     const askTicks = this.allowed('S') ? ask : undefined;
-    // Both quotes stay as they are (most ticks): no async call to find that out.
-    if (!this.wouldMove('B', bidTicks) && !this.wouldMove('S', askTicks)) return;
-    void Promise.all([this.quote('B', bidTicks), this.quote('S', askTicks)]);
+    // Each side on its own, and only when its quote would move (most ticks neither does): no
+    // async call just to find that out, and no Promise.all, since nothing waits for the two.
+    if (this.wouldMove('B', bidTicks)) void this.quote('B', bidTicks);
+    if (this.wouldMove('S', askTicks)) void this.quote('S', askTicks);
   }
 
   /** Whether `quote(side, priceTicks)` would send anything (its checks before the first await). */
@@ -150,7 +153,11 @@ class InventorySkewMaker implements Strategy {
     return Math.abs(after) <= this.p.maxInventoryLots;
   }
 
-  /** Moves the quote of `side` to `priceTicks` (or pulls it when undefined). */
+  /**
+   * Moves the quote of `side` to `priceTicks` (or pulls it when undefined). Awaits only what
+   * the next step needs: the cancel's answer (by then the inventory counts every fill of the
+   * old quote) and the insert's (its id).
+   */
   private async quote(side: Side, priceTicks: number | undefined): Promise<void> {
     const current = this.quotes[side];
     if (current !== undefined) {
@@ -174,7 +181,7 @@ class InventorySkewMaker implements Strategy {
     if (this.endedEarly.delete(id)) {
       if (this.quotes[side] === quote) this.quotes[side] = undefined; // filled or rejected already
     } else if (this.quotes[side] === quote) quote.id = id;
-    else await this.port.cancelOrder(id); // replaced while the insert was in flight
+    else void this.port.cancelOrder(id); // replaced while the insert was in flight: nothing to wait for
   }
 }
 

@@ -9,6 +9,7 @@ import type { ExchangePort } from '../../src/strategy/exchange-port.ts';
 import type { Strategy } from '../../src/strategy/strategy.ts';
 import type { BookUpdate } from '../../src/wire/market-data.ts';
 import type { OrderFeed } from '../../src/wire/order.ts';
+import marketMaker, { paramsSchema } from '../../examples/market-maker.ts';
 
 // The runner's settling (one microtask drain, only after events that ran strategy code or
 // settled a port promise) against the plainest rule: a macrotask after every event. Random
@@ -196,4 +197,16 @@ describe('the runner settling a strategy between events', () => {
     );
     expect(traded).toBeGreaterThan(0); // the strategies did trade, so fills were compared
   }, 120_000);
+
+  it('runs the market-maker example (quotes started and not awaited, cancels awaited before inserts) as a macrotask after every event would', async () => {
+    const run = (settling: Settling) => runBacktest(marketMaker(paramsSchema.parse({ halfSpreadTicks: 2 })), { scenario: loadScenario('default'), seed: 5, durationNs: 90n * S, stopGraceNs: S, settling });
+    const fast = await run('drain');
+    const reference = await run('every-event');
+    expect(fast.fills.length).toBeGreaterThan(5);
+    expect(fillsCsv(fast)).toBe(fillsCsv(reference));
+    expect(fast.orders).toEqual(reference.orders);
+    expect(fast.final).toEqual(reference.final);
+    expect(fast.stateHash).toBe(reference.stateHash);
+    expect(fast.events).toBe(reference.events);
+  }, 60_000);
 });
