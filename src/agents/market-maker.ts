@@ -1,4 +1,3 @@
-import type { Side } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
 import type { Strategy } from '../strategy/strategy.ts';
@@ -9,6 +8,7 @@ import { stripUndefined } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import type { MarketConditions } from './market-conditions.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
+import { QuoteLadder } from './quote-ladder.ts';
 import { TopOfBook } from './top-of-book.ts';
 import { Ewma } from './ewma.ts';
 import { MARKET_MAKER_DEFAULTS, type MarketMakerParams } from './market-maker-params.ts';
@@ -49,9 +49,8 @@ export class MarketMaker implements Strategy, TickStrategy {
   private top!: TopOfBook;
   private timers!: TimerSlots;
   private port!: ExchangePort;
-  // Scratch results of ownExtremes (no allocation per requote).
-  private maxOwnBid = -Infinity;
-  private minOwnAsk = Infinity;
+  /** Both sides' level buckets and the self-cross guard's extremes, sorted in one pass a requote. */
+  private ladder!: QuoteLadder;
 
   constructor(
     private readonly env: AgentEnvironment,
@@ -79,6 +78,7 @@ export class MarketMaker implements Strategy, TickStrategy {
     this.port = port;
     const tickOf = (symbol: string) => this.state(symbol).market.tick;
     this.orders = new OwnOrders(port, tickOf);
+    this.ladder = new QuoteLadder(this.orders);
     this.top = new TopOfBook(tickOf);
     this.timers = new TimerSlots(port);
     this.env.index.onUpdate((symbol, price) => this.onIndex(symbol, price));
@@ -174,22 +174,22 @@ export class MarketMaker implements Strategy, TickStrategy {
     const bid0 = Math.floor(skewed - half);
     const ask0 = Math.max(bid0 + 1, Math.ceil(skewed + half));
     const hardLimit = 2 * p.maxInventoryLots;
-    const bidGaps = inventory >= hardLimit ? this.clearSide(symbol, 'B') : this.keepLadder(symbol, 'B', bid0, spacing);
-    const askGaps = inventory <= -hardLimit ? this.clearSide(symbol, 'S') : this.keepLadder(symbol, 'S', ask0, spacing);
+    const ladder = this.ladder;
+    ladder.sort(symbol, p.levels, bid0, ask0, spacing, inventory >= hardLimit, inventory <= -hardLimit);
+    const { bidGaps, askGaps } = ladder;
     if (bidGaps === 0 && askGaps === 0) return;
-    // Never cross our own remaining or in-flight quotes (that would be a self-trade).
-    this.ownExtremes(symbol);
     // Quote less on the side that would grow the inventory further (down to a quarter).
     const bidFactor = liquidity.sizeFactor * Math.max(0.25, Math.min(1, 1 - inventory / p.maxInventoryLots));
     const askFactor = liquidity.sizeFactor * Math.max(0.25, Math.min(1, 1 + inventory / p.maxInventoryLots));
     for (let i = 0; i < p.levels; i++) {
       if ((bidGaps & (1 << i)) !== 0) {
         const price = bid0 - Math.round(i * spacing);
-        if (price < this.minOwnAsk) this.orders.place(symbol, 'B', price, this.levelSize(s.market, i, bidFactor), 'GTC');
+        // Never cross our own remaining or in-flight quotes (that would be a self-trade).
+        if (price < ladder.minOwnAsk) this.orders.place(symbol, 'B', price, this.levelSize(s.market, i, bidFactor), 'GTC');
       }
       if ((askGaps & (1 << i)) !== 0) {
         const price = ask0 + Math.round(i * spacing);
-        if (price > this.maxOwnBid) this.orders.place(symbol, 'S', price, this.levelSize(s.market, i, askFactor), 'GTC');
+        if (price > ladder.maxOwnBid) this.orders.place(symbol, 'S', price, this.levelSize(s.market, i, askFactor), 'GTC');
       }
     }
   }
@@ -207,54 +207,6 @@ export class MarketMaker implements Strategy, TickStrategy {
     if (mid === undefined) return indexTicks;
     if (indexTicks === undefined) return mid;
     return this.p.indexWeight * indexTicks + (1 - this.p.indexWeight) * mid;
-  }
-
-  /**
-   * Sorts the side's resting and in-flight orders into level buckets around `level0Ticks`
-   * (bucket i holds prices about i·spacing behind level 0); cancels those more aggressive than
-   * level 0, beyond the last level, or doubling a bucket. Returns the empty buckets as a bit
-   * mask (bit i set = level i needs an order).
-   */
-  private keepLadder(symbol: string, side: Side, level0Ticks: number, spacing: number): number {
-    const levels = this.p.levels;
-    const sign = side === 'B' ? 1 : -1;
-    let occupied = 0;
-    for (const o of this.orders.orders(symbol)) {
-      if (o.side !== side || o.canceling) continue;
-      const depth = sign * (level0Ticks - o.priceTicks);
-      const b = depth < 0 ? -1 : Math.floor(depth / spacing + 0.5);
-      if (b < 0 || b >= levels || (occupied & (1 << b)) !== 0) this.orders.cancel(o);
-      else occupied |= 1 << b;
-    }
-    for (const f of this.orders.inFlightOrders(symbol)) {
-      if (f.side !== side) continue;
-      const depth = sign * (level0Ticks - f.priceTicks);
-      const b = depth < 0 ? -1 : Math.floor(depth / spacing + 0.5);
-      if (b >= 0 && b < levels) occupied |= 1 << b;
-    }
-    return ~occupied & ((1 << levels) - 1);
-  }
-
-  private clearSide(symbol: string, side: Side): number {
-    for (const o of this.orders.orders(symbol)) if (o.side === side) this.orders.cancel(o);
-    return 0;
-  }
-
-  /** Highest own bid and lowest own ask still standing or in flight (for the self-cross guard). */
-  private ownExtremes(symbol: string): void {
-    let maxBid = -Infinity;
-    let minAsk = Infinity;
-    for (const o of this.orders.orders(symbol)) {
-      if (o.canceling) continue;
-      if (o.side === 'B') maxBid = Math.max(maxBid, o.priceTicks);
-      else minAsk = Math.min(minAsk, o.priceTicks);
-    }
-    for (const f of this.orders.inFlightOrders(symbol)) {
-      if (f.side === 'B') maxBid = Math.max(maxBid, f.priceTicks);
-      else minAsk = Math.min(minAsk, f.priceTicks);
-    }
-    this.maxOwnBid = maxBid;
-    this.minOwnAsk = minAsk;
   }
 
   private levelSize(market: AgentMarket, level: number, factor: number): number {

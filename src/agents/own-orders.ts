@@ -65,13 +65,25 @@ const NO_ORDERS: readonly OwnOrder[] = Object.freeze([]);
 
 /**
  * Orders, in-flight inserts and position of one symbol. Open orders in an array in acceptance
- * order (an agent has a few dozen at most: a scan by engine id beats a map keyed by id text,
+ * order (an agent has a few dozen at most: a search by engine id beats a map keyed by id text,
  * which also grew and shrank its table with every order).
  */
 interface SymbolBook {
   open: OwnOrder[];
   inFlight: InFlightOrder[];
   position: number;
+  /**
+   * The largest engine id ever added to `open` (-Infinity: none): an acceptance above it is of
+   * an order not open, so it is appended without a search. Engine ids grow, so on a venue's
+   * notes this is every acceptance.
+   */
+  maxSeq: number;
+  /**
+   * `open` holds engine ids only, strictly ascending (true while empty), so an order is found by
+   * bisection; false once an order was added out of that order or without an engine id (the
+   * wire-id path, a test's script), until `open` is empty again.
+   */
+  sorted: boolean;
 }
 
 /** Removes `list[at]`, keeping the order of the rest (no array made, as `splice` makes one). */
@@ -97,6 +109,9 @@ function removeAt<T>(list: T[], at: number): void {
 export class OwnOrders {
   private readonly books = new Map<string, SymbolBook>();
   private inFlightTotal = 0;
+  /** The book `book` returned last (books are never removed): agents mostly trade one symbol. */
+  private lastSymbol: string | undefined = undefined;
+  private lastBook: SymbolBook | undefined = undefined;
   /** Settled in-flight records for reuse (the caller reads them during a call only: a live view). */
   private readonly spareInFlight: { side: Side; priceTicks: number }[] = [];
   private readonly accepted: { kind: 'accepted'; order: OwnOrder } = { kind: 'accepted', order: undefined as unknown as OwnOrder };
@@ -158,9 +173,16 @@ export class OwnOrders {
         const order = new OpenOrder(ids === undefined ? note.oid : '', note.seq, note.insertSec, note.insertNanos, ids, note.symbol, note.side, note.priceTicks, note.tif, note.remainingLots);
         if (note.remainingLots > 0) {
           // As a map's set: a second acceptance of one order replaces it where it stands.
-          const at = indexOf(b.open, note);
-          if (at < 0) b.open.push(order);
-          else b.open[at] = order;
+          const at = note.seq > b.maxSeq ? -1 : indexOf(b, note);
+          if (at >= 0) {
+            if (!(b.open[at]!.seq === note.seq)) b.sorted = false; // found by wire id: the engine id may differ
+            b.open[at] = order;
+          } else {
+            const open = b.open;
+            if (!(open.length === 0 || note.seq > open[open.length - 1]!.seq)) b.sorted = false; // NaN included
+            open.push(order);
+            if (note.seq > b.maxSeq) b.maxSeq = note.seq;
+          }
         }
         this.accepted.order = order;
         return this.accepted;
@@ -176,9 +198,9 @@ export class OwnOrders {
       case 'f': {
         const b = this.book(note.symbol);
         b.position += note.side === 'B' ? note.fillLots : -note.fillLots;
-        const at = indexOf(b.open, note);
+        const at = indexOf(b, note);
         if (at >= 0) {
-          if (note.t === 'f' || note.remainingLots === 0) removeAt(b.open, at);
+          if (note.t === 'f' || note.remainingLots === 0) removeOpen(b, at);
           else b.open[at]!.remainingLots = note.remainingLots;
         }
         const out = this.fill;
@@ -193,8 +215,8 @@ export class OwnOrders {
       case 'x':
       case 'd': {
         const b = this.book(note.symbol);
-        const at = indexOf(b.open, note);
-        if (at >= 0) removeAt(b.open, at);
+        const at = indexOf(b, note);
+        if (at >= 0) removeOpen(b, at);
         const out = this.ended;
         out.symbol = note.symbol;
         out.reason = note.t === 'c' ? 'canceled' : note.t === 'x' ? 'expired' : 'done-for-day';
@@ -207,12 +229,12 @@ export class OwnOrders {
 
   /** Net position in `symbol`, lots (long > 0). */
   position(symbol: string): number {
-    return this.books.get(symbol)?.position ?? 0;
+    return this.existing(symbol)?.position ?? 0;
   }
 
   /** Open orders of `symbol`, in acceptance order (a live view: do not hold across calls). */
   orders(symbol: string): readonly OwnOrder[] {
-    return this.books.get(symbol)?.open ?? NO_ORDERS;
+    return this.existing(symbol)?.open ?? NO_ORDERS;
   }
 
   /** Number of open orders over every symbol. */
@@ -224,7 +246,7 @@ export class OwnOrders {
 
   /** Inserts of `symbol` in flight (a live view). */
   inFlightOrders(symbol: string): readonly InFlightOrder[] {
-    return this.books.get(symbol)?.inFlight ?? NONE;
+    return this.existing(symbol)?.inFlight ?? NONE;
   }
 
   /** Number of inserts in flight over every symbol. */
@@ -233,9 +255,17 @@ export class OwnOrders {
   }
 
   private book(symbol: string): SymbolBook {
+    if (symbol === this.lastSymbol) return this.lastBook!;
     let b = this.books.get(symbol);
-    if (b === undefined) this.books.set(symbol, (b = { open: [], inFlight: [], position: 0 }));
+    if (b === undefined) this.books.set(symbol, (b = { open: [], inFlight: [], position: 0, maxSeq: -Infinity, sorted: true }));
+    this.lastSymbol = symbol;
+    this.lastBook = b;
     return b;
+  }
+
+  /** The book of `symbol` if it has one (none made). */
+  private existing(symbol: string): SymbolBook | undefined {
+    return symbol === this.lastSymbol ? this.lastBook : this.books.get(symbol);
   }
 
   private settleInFlight(b: SymbolBook, side: Side, priceTicks: number): void {
@@ -255,15 +285,34 @@ export class OwnOrders {
   private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
 }
 
+/** `removeAt` on a book's open orders: an empty list is sorted again. */
+function removeOpen(b: SymbolBook, at: number): void {
+  removeAt(b.open, at);
+  if (b.open.length === 0) b.sorted = true;
+}
+
 /**
  * Position of the open order a note is about: by engine id where the port gives one (every
- * note of an in-process port does), else by wire id; -1 when it is not open (e.g. an IOC).
+ * note of an in-process port does; by bisection while the ids ascend), else by wire id; -1
+ * when it is not open (e.g. an IOC).
  */
-function indexOf(open: readonly OwnOrder[], note: OwnOrderNote): number {
-  if (Number.isNaN(note.seq)) {
+function indexOf(b: SymbolBook, note: OwnOrderNote): number {
+  const open = b.open;
+  const seq = note.seq;
+  if (Number.isNaN(seq)) {
     for (let i = 0; i < open.length; i++) if (open[i]!.id === note.oid) return i;
+  } else if (b.sorted) {
+    let lo = 0;
+    let hi = open.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = open[mid]!.seq;
+      if (at === seq) return mid;
+      if (at < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
   } else {
-    for (let i = 0; i < open.length; i++) if (open[i]!.seq === note.seq) return i;
+    for (let i = 0; i < open.length; i++) if (open[i]!.seq === seq) return i;
   }
   return -1;
 }

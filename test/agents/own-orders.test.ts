@@ -123,7 +123,27 @@ function run(script: Script, bySeq: boolean) {
   expect(own.openCount).toBe(SYMBOLS.reduce((n, s) => n + model.book(s).size, 0));
 }
 
+/**
+ * A script as a venue's notes run: acceptances in rising engine-id order (the ids a venue
+ * hands out), every other note about an order accepted before or a later one.
+ */
+const venueOrdered = steps.map((script) => {
+  let accepted = 0;
+  return script.map((step) => {
+    if (step.kind !== 'note') return step;
+    if (step.t === 'n') return { ...step, order: accepted++ };
+    return { ...step, order: accepted === 0 ? step.order : step.order % (accepted + 1) };
+  });
+});
+
 describe("an agent's own orders", () => {
+  it('find orders by engine id as the map does when the venue accepts them in rising engine-id order (the appended and bisected path)', () => {
+    fc.assert(
+      fc.property(venueOrdered, (script) => run(script, true)),
+      { numRuns: 300, seed: 0x5e9 },
+    );
+  });
+
   it('keep the same open orders, in-flight inserts, positions and outcomes as a map keyed by wire id, by engine id or by wire id', () => {
     fc.assert(
       fc.property(steps, fc.boolean(), (script, bySeq) => run(script, bySeq)),
