@@ -18,8 +18,11 @@ export class QuoteLadder {
   /** Highest own bid and lowest own ask still standing or in flight, after the cancels. */
   maxOwnBid = -Infinity;
   minOwnAsk = Infinity;
-  /** The asks to cancel, held while the pass runs (emptied before `sort` returns). */
-  private readonly askCancels: Parameters<OwnOrders['cancel']>[0][] = [];
+  /**
+   * The asks to cancel, held while the pass runs: the first `askCancelCount` entries (a count,
+   * not `length = 0`, a call into the runtime; entries are cleared as they go, keeping no order).
+   */
+  private readonly askCancels: (Parameters<OwnOrders['cancel']>[0] | undefined)[] = [];
 
   constructor(private readonly orders: OwnOrders) {}
 
@@ -32,6 +35,7 @@ export class QuoteLadder {
   sort(symbol: string, levels: number, bid0Ticks: number, ask0Ticks: number, spacing: number, clearBids: boolean, clearAsks: boolean): void {
     const orders = this.orders;
     const askCancels = this.askCancels;
+    let askCancelCount = 0;
     let bids = 0;
     let asks = 0;
     let maxBid = -Infinity;
@@ -41,7 +45,7 @@ export class QuoteLadder {
       const bid = o.side === 'B';
       if (bid ? clearBids : clearAsks) {
         if (bid) orders.cancel(o);
-        else askCancels.push(o);
+        else askCancels[askCancelCount++] = o;
         continue;
       }
       const depth = bid ? bid0Ticks - o.priceTicks : o.priceTicks - ask0Ticks;
@@ -49,7 +53,7 @@ export class QuoteLadder {
       const occupied = bid ? bids : asks;
       if (b < 0 || b >= levels || (occupied & (1 << b)) !== 0) {
         if (bid) orders.cancel(o);
-        else askCancels.push(o);
+        else askCancels[askCancelCount++] = o;
       } else if (bid) {
         bids |= 1 << b;
         if (o.priceTicks > maxBid) maxBid = o.priceTicks;
@@ -58,8 +62,10 @@ export class QuoteLadder {
         if (o.priceTicks < minAsk) minAsk = o.priceTicks;
       }
     }
-    for (let i = 0; i < askCancels.length; i++) orders.cancel(askCancels[i]!);
-    askCancels.length = 0;
+    for (let i = 0; i < askCancelCount; i++) {
+      orders.cancel(askCancels[i]!);
+      askCancels[i] = undefined;
+    }
     for (const f of orders.inFlightOrders(symbol)) {
       const bid = f.side === 'B';
       const depth = bid ? bid0Ticks - f.priceTicks : f.priceTicks - ask0Ticks;

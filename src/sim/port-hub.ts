@@ -94,6 +94,6 @@ export class PortHub {
     const at = sinks === undefined ? -1 : sinks.indexOf(sink);
     if (at < 0) return;
     for (let i = at + 1; i < sinks!.length; i++) sinks![i - 1] = sinks![i]!;
-    sinks!.length--;
+    sinks!.pop(); // not `length--`: a call into the runtime
   }
 }
