@@ -1,7 +1,6 @@
 import type { SimClock } from '../clock/sim-clock.ts';
 import type { Account } from '../venue/account.ts';
 import type { Market } from '../venue/market.ts';
-import type { InstantBatch } from '../venue/md-instants.ts';
 import { VenueQueryError, type Venue } from '../venue/venue.ts';
 import type { ExchangePort, MarketDataHandlerOptions, OneWayRequests, SubscribeOptions } from '../strategy/exchange-port.ts';
 import { OneWayPort } from './one-way-port.ts';
@@ -11,7 +10,7 @@ import { CommandFailedError } from '../venue/command-log.ts';
 import type { CandleRecord, FundingRateRecord, InstrumentInfo, MarkPriceRecord } from '../wire/records.ts';
 import { PortMarketData } from './port-market-data.ts';
 import { ZERO_LATENCY, type LatencyModel } from './latency.ts';
-import { PortHub, type PortSink } from './port-hub.ts';
+import { PortHub, type OrderSink } from './port-hub.ts';
 import { PortChannel } from './port-channel.ts';
 import { addHandler } from '../strategy/handlers.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
@@ -52,7 +51,7 @@ export { PortError };
  * the same times, with no feed object or price text made for it (market data:
  * port-market-data.ts).
  */
-export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
+export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
   readonly username: string;
   private readonly clock: SimClock;
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
@@ -85,14 +84,14 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
     this.toVenue = new PortChannel(orderLatency);
     this.toStrategy = new PortChannel(orderLatency);
     this.hub = PortHub.of(venue);
-    this.md = new PortMarketData(venue, this.clock, new PortChannel(options.marketDataLatency ?? ZERO_LATENCY), this.hub, this);
+    this.md = new PortMarketData(venue, this.clock, new PortChannel(options.marketDataLatency ?? ZERO_LATENCY), this.hub);
     this.hub.addUser(account.id, this);
     this.oneWay = new OneWayPort(this, venue, account);
   }
 
   /** Stops listening to the venue (the port is unusable afterwards). */
   close(): void {
-    this.hub.remove(this);
+    this.hub.removeUserSink(this);
     this.feedHandlers.length = 0;
     this.noteHandlers.length = 0;
     this.md.close();
@@ -283,11 +282,6 @@ export class InProcessPort implements ExchangePort, PortSink, TickFeeds {
     for (const h of this.noteHandlers) h(note);
     this.notes.drop();
   };
-
-  /** @internal One instant of a watched market (from the hub): see `PortMarketData.deliverInstant`. */
-  deliverInstant(batch: InstantBatch): void {
-    this.md.deliverInstant(batch);
-  }
 
   private marketOf(symbol: string): Market {
     const market = this.venue.market(symbol);

@@ -1,5 +1,6 @@
 import type { Side, TimeInForce } from '../core/types.ts';
 import type { Account } from '../venue/account.ts';
+import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 import type { OneWayRequests } from '../strategy/exchange-port.ts';
 import type { MarketDataLevel } from '../wire/market-data.ts';
@@ -72,11 +73,22 @@ export class OneWayPort implements OneWayRequests {
   private readonly runPlace = (): void => {
     const o = this.inserts.peek();
     this.inserts.drop(); // read below before anything could send another insert
-    const market = this.venue.market(o.symbol);
+    const market = this.marketOf(o.symbol);
     if (market === undefined) throw new RangeError(`${this.account.username}: unknown symbol ${o.symbol}`); // agents trade only their markets
     this.venue.placeOrderSeq(this.account, market, o.side, o.priceTicks, o.qtyLots, o.tif, o.postOnly);
     this.port.answered();
   };
+
+  /** The market last placed in (agents trade one or two; markets are never removed): no lookup by symbol per insert. */
+  private lastSymbol = '';
+  private lastMarket: Market | undefined = undefined;
+
+  private marketOf(symbol: string): Market | undefined {
+    if (symbol === this.lastSymbol) return this.lastMarket;
+    const market = this.venue.market(symbol);
+    if (market !== undefined) (this.lastSymbol = symbol), (this.lastMarket = market);
+    return market;
+  }
 
   private readonly runCancel = (orderId: string): void => {
     this.venue.cancelOrder(this.account, orderId);

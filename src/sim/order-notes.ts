@@ -36,6 +36,16 @@ export class NoteRecord implements OwnOrderNote {
 /** A `TopTicks` an in-process port fills and reuses. */
 export class TopRecord implements TopTicks {
   s = '';
+  /** The market's `index`: where the port finds its subscription on delivery (private: a strategy sees the `TopTicks` fields only). */
+  #marketIndex = -1;
+
+  get marketIndex(): number {
+    return this.#marketIndex;
+  }
+
+  set marketIndex(index: number) {
+    this.#marketIndex = index;
+  }
   bidTicks: number | undefined = undefined;
   bidLots = 0;
   askTicks: number | undefined = undefined;

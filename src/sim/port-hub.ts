@@ -3,13 +3,17 @@ import type { Market } from '../venue/market.ts';
 import { MarketDataInstants, type InstantBatch } from '../venue/md-instants.ts';
 import type { Venue } from '../venue/venue.ts';
 
-/** What the hub calls on a port. */
-export interface PortSink {
+/** What the hub calls on a port for its user's orders. */
+export interface OrderSink {
   /**
    * An order event of the port's user, at the instant the venue produced it (valid during the
    * call only: `e.feed()` for the wire object, or the numbers).
    */
   onOrderEvent(e: OrderEvent): void;
+}
+
+/** What the hub calls on a port's market data (`PortMarketData`, called directly: no hop through the port). */
+export interface MarketSink {
   /** End of an instant in which the batch's market traded or its book changed. */
   deliverInstant(batch: InstantBatch): void;
 }
@@ -25,13 +29,13 @@ const hubs = new WeakMap<Venue, PortHub>();
  */
 export class PortHub {
   /** Sinks by user id (ids are small and dense: an array, read on every feed of the venue). */
-  private readonly byUser: PortSink[][] = [];
+  private readonly byUser: OrderSink[][] = [];
   /**
    * Sinks watching each market, by `market.index`, in the order they started watching. Read on
    * every trade and book change of the venue; changed in place (agents glance at books, so
    * watch / unwatch come often), never while a delivery iterates: a port only schedules.
    */
-  private readonly byMarket: PortSink[][] = [];
+  private readonly byMarket: MarketSink[][] = [];
   private readonly instants: MarketDataInstants;
 
   /** The hub of `venue`, created (and subscribed to the venue) on first use. */
@@ -65,31 +69,35 @@ export class PortHub {
   }
 
   /** Routes the feeds of user `userId` to `sink`. */
-  addUser(userId: number, sink: PortSink): void {
+  addUser(userId: number, sink: OrderSink): void {
     const sinks = (this.byUser[userId] ??= []);
     if (!sinks.includes(sink)) sinks.push(sink);
   }
 
-  /** Stops routing to `sink` entirely (feeds and markets). */
-  remove(sink: PortSink): void {
+  /** Stops routing feeds to `sink`. */
+  removeUserSink(sink: OrderSink): void {
     for (const sinks of this.byUser) {
       const at = sinks === undefined ? -1 : sinks.indexOf(sink);
       if (at >= 0) sinks!.splice(at, 1);
     }
+  }
+
+  /** Stops handing `sink` any market's instants. */
+  unwatchAll(sink: MarketSink): void {
     for (let i = 0; i < this.byMarket.length; i++) this.unwatchAt(i, sink);
   }
 
   /** `sink` wants book and trade captures of `market`. */
-  watch(market: Market, sink: PortSink): void {
+  watch(market: Market, sink: MarketSink): void {
     const sinks = (this.byMarket[market.index] ??= []);
     if (!sinks.includes(sink)) sinks.push(sink);
   }
 
-  unwatch(market: Market, sink: PortSink): void {
+  unwatch(market: Market, sink: MarketSink): void {
     this.unwatchAt(market.index, sink);
   }
 
-  private unwatchAt(index: number, sink: PortSink): void {
+  private unwatchAt(index: number, sink: MarketSink): void {
     const sinks = this.byMarket[index];
     const at = sinks === undefined ? -1 : sinks.indexOf(sink);
     if (at < 0) return;

@@ -8,7 +8,7 @@ import type { Venue } from '../venue/venue.ts';
 import { bookUpdate, tickerStats } from '../venue/wire-forms.ts';
 import type { MarketDataLevel, MarketDataMessage, TickerStats } from '../wire/market-data.ts';
 import type { PortChannel } from './port-channel.ts';
-import type { PortHub, PortSink } from './port-hub.ts';
+import type { MarketSink, PortHub } from './port-hub.ts';
 import { SentBooks } from './sent-books.ts';
 import { InFlightRing } from './in-flight-ring.ts';
 import { TopRecord } from './order-notes.ts';
@@ -16,10 +16,11 @@ import { TopRecord } from './order-notes.ts';
 /**
  * The market-data half of an in-process port: its subscriptions, what it last sent of each
  * book, its handlers, and the one channel every message travels down (a latency sample each,
- * never overtaking the one before). The port hands it subscriptions as they run at the venue
- * and the hub's instants; see `InProcessPort` for the rules the messages follow.
+ * never overtaking the one before). The port hands it subscriptions as they run at the venue,
+ * the hub the instants of the markets it watches; see `InProcessPort` for the rules the messages
+ * follow.
  */
-export class PortMarketData {
+export class PortMarketData implements MarketSink {
   private readonly mdHandlers: ((message: MarketDataMessage) => void)[] = [];
   /** The handlers that take stats too (`onMarketData`'s `stats`): with none, none are sent. */
   private readonly statsHandlers: ((message: MarketDataMessage) => void)[] = [];
@@ -27,10 +28,10 @@ export class PortMarketData {
   private readonly topHandlers: ((top: TopTicks) => void)[] = [];
   /** Tops on their way, in sending order (the channel is FIFO): no object per message. */
   private readonly tops = new InFlightRing(() => new TopRecord());
-  /** Level and depth (Infinity: every level) per subscribed market. */
+  /** Level and depth (Infinity: every level) per subscribed market, by `market.index`. */
   // Kept per market and marked, not deleted: agents glance at books (subscribe, read, unsubscribe)
-  // all the time, and a map's set / delete churn rehashed its table.
-  private readonly subscriptions = new Map<Market, { on: boolean; level: MarketDataLevel; depth: number }>();
+  // all the time. An array read by index, not a map: it is read for every message delivered.
+  private readonly subscriptions: ({ on: boolean; level: MarketDataLevel; depth: number } | undefined)[] = [];
   /** What was last sent of each book, to skip repeats. */
   private readonly sent: SentBooks;
 
@@ -39,7 +40,6 @@ export class PortMarketData {
     private readonly clock: SimClock,
     private readonly channel: PortChannel,
     private readonly hub: PortHub,
-    private readonly sink: PortSink,
   ) {
     this.sent = new SentBooks(venue, hub);
   }
@@ -48,7 +48,8 @@ export class PortMarketData {
     this.mdHandlers.length = 0;
     this.statsHandlers.length = 0;
     this.topHandlers.length = 0;
-    for (const s of this.subscriptions.values()) s.on = false;
+    for (const s of this.subscriptions) if (s !== undefined) s.on = false;
+    this.hub.unwatchAll(this);
   }
 
   onMarketData(handler: (message: MarketDataMessage) => void, options?: MarketDataHandlerOptions): () => void {
@@ -64,10 +65,10 @@ export class PortMarketData {
 
   /** A subscription as it runs at the venue: stats, then the current book, as on the websocket. */
   subscribe(market: Market, level: MarketDataLevel, depth: number): void {
-    const s = this.subscriptions.get(market);
-    if (s === undefined) this.subscriptions.set(market, { on: true, level, depth });
+    const s = this.subscriptions[market.index];
+    if (s === undefined) this.subscriptions[market.index] = { on: true, level, depth };
     else (s.on = true), (s.level = level), (s.depth = depth);
-    this.hub.watch(market, this.sink);
+    this.hub.watch(market, this);
     const { nowSec, nowNanos } = this.clock;
     // Stats nobody takes are not made (the one message's latency sample is drawn all the same).
     const stats = this.statsHandlers.length > 0 ? tickerStats(market, nowSec, nowNanos) : undefined;
@@ -87,9 +88,9 @@ export class PortMarketData {
   }
 
   unsubscribe(market: Market): void {
-    const s = this.subscriptions.get(market);
+    const s = this.subscriptions[market.index];
     if (s !== undefined) s.on = false;
-    this.hub.unwatch(market, this.sink);
+    this.hub.unwatch(market, this);
   }
 
   /**
@@ -98,7 +99,7 @@ export class PortMarketData {
    */
   deliverInstant(batch: InstantBatch): void {
     const market = batch.market;
-    const subscription = this.subscriptions.get(market);
+    const subscription = this.subscriptions[market.index];
     if (subscription === undefined || !subscription.on) return;
     const { level, depth } = subscription;
     for (let i = 0; i < batch.trades; i++) {
@@ -138,14 +139,13 @@ export class PortMarketData {
   /** Delivers the oldest top in flight. */
   private readonly emitTop = (): void => {
     const top = this.tops.peek();
-    const market = this.venue.market(top.s);
-    // Not when unsubscribed in flight.
-    if (market !== undefined && this.isSubscribed(market)) for (const h of this.topHandlers) h(top);
+    // Not when unsubscribed in flight (the record names its market by index: no lookup by symbol).
+    if (this.subscriptions[top.marketIndex]?.on === true) for (const h of this.topHandlers) h(top);
     this.tops.drop();
   };
 
   private isSubscribed(market: Market): boolean {
-    return this.subscriptions.get(market)?.on === true;
+    return this.subscriptions[market.index]?.on === true;
   }
 
   private emitMarketData(message: MarketDataMessage): void {

@@ -10,8 +10,11 @@ import type { PortHub } from './port-hub.ts';
  * it, as the websocket does: the touch for LEVEL_1, the captured levels for LEVEL_2.
  */
 export class SentBooks {
-  /** Top of book last sent per LEVEL_1 subscription: bid price, bid qty, ask price, ask qty. */
-  private readonly lastL1 = new Map<Market, [number, number, number, number]>();
+  /**
+   * Top of book last sent per LEVEL_1 subscription, by `market.index`: bid price, bid qty, ask
+   * price, ask qty (an array read by index: a map lookup per book change before).
+   */
+  private readonly lastL1: ([number, number, number, number] | undefined)[] = [];
   /** Levels last sent per LEVEL_2 subscription (bids, asks). */
   private readonly lastL2 = new Map<Market, L2Capture>();
   /** One level a side, read into reused arrays (no level objects per check). */
@@ -27,7 +30,7 @@ export class SentBooks {
   forget(market: Market): void {
     // The L1 entry is kept (agents glance at books: a delete and a new array each time) but
     // made unequal to any top: NaN equals nothing.
-    const l1 = this.lastL1.get(market);
+    const l1 = this.lastL1[market.index];
     if (l1 !== undefined) l1[0] = Number.NaN;
     this.lastL2.delete(market);
   }
@@ -54,8 +57,9 @@ export class SentBooks {
    * LEVEL_1 update shows, with no price text.
    */
   writeTop(out: TopRecord, market: Market): void {
-    const last = this.lastL1.get(market)!;
+    const last = this.lastL1[market.index]!;
     out.s = market.symbol;
+    out.marketIndex = market.index;
     out.bidTicks = last[0] >= 0 ? last[0] : undefined;
     out.bidLots = last[1];
     out.askTicks = last[2] >= 0 ? last[2] : undefined;
@@ -72,9 +76,9 @@ export class SentBooks {
     const hasAsk = book.l2Into('S', price, qty) > 0;
     const ap = hasAsk ? price[0]! : -1;
     const aq = hasAsk ? qty[0]! : 0;
-    const last = this.lastL1.get(market);
+    const last = this.lastL1[market.index];
     if (last !== undefined && last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
-    if (last === undefined) this.lastL1.set(market, [bp, bq, ap, aq]);
+    if (last === undefined) this.lastL1[market.index] = [bp, bq, ap, aq];
     else (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
     return true;
   }
