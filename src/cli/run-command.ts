@@ -6,6 +6,7 @@ import type { factsBySymbol } from '../sim/event-log/facts-feed.ts';
 import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { ThreadedEventLogWriter, type ClosedEventLog } from '../sim-io/threaded-writer.ts';
+import { lz4Codec, lz4FallbackWarning } from '../sim-io/arrow-lz4.ts';
 import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
@@ -121,6 +122,7 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
   if (warning !== undefined) progressOut.write(`${warning}\n`);
+  if (lz4Codec.fallbackReason !== undefined) progressOut.write(`${lz4FallbackWarning(lz4Codec.fallbackReason)}\n`);
   // Compression and the facts run on a thread of their own, beside the simulation.
   const writer = new ThreadedEventLogWriter(join(outDir, 'events.arrow'), { compression: 'lz4', facts: true });
   let recorder: EventLogRecorder;

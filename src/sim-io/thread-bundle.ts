@@ -84,6 +84,9 @@ export function threadBundle(kind: BundleKind, thread: string, options: ThreadBu
     metafile: true,
     absWorkingDir: process.cwd(),
     logLevel: 'silent',
+    // A module that resolves a package at run time (the native LZ4 binding: arrow-lz4.ts)
+    // resolves it from the checkout, as unbundled, not from the bundle's temp directory.
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(thread).href) },
     // CommonJS dependencies bundled into an ES module still call require.
     banner: { js: "import { createRequire as perpsimRequire } from 'node:module'; const require = perpsimRequire(import.meta.url);" },
   });

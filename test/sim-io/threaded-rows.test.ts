@@ -3,68 +3,18 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC, type RecordBatch } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseMoney } from '../../src/core/money.ts';
-import { loadScenario, parseScenario } from '../../src/scenario/load.ts';
-import { buildSimulation } from '../../src/sim/build.ts';
 import { factsBySymbol, observeEventBatch } from '../../src/sim/event-log/facts-feed.ts';
-import { attachEventLog, type EventLogRecorderOptions } from '../../src/sim/event-log/recorder.ts';
+import { attachEventLog } from '../../src/sim/event-log/recorder.ts';
 import { RowBuilder } from '../../src/sim/event-log/row-builder.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
 import { ThreadedEventLogWriter } from '../../src/sim-io/threaded-writer.ts';
 import { MAX_QUEUED } from '../../src/sim-io/writer-protocol.ts';
-import { scriptWireFeedRows, tempDirs } from './log-fixtures.ts';
+import { defaultLog, scripted, scriptedLog, tempDirs, type Sink } from './log-fixtures.ts';
 
 const { newDir, removeAll } = tempDirs('perpsim-rows-');
 afterAll(removeAll);
-
-/** How a log hands over what it recorded: batches, or rows as numbers. */
-type Sink = Pick<EventLogRecorderOptions, 'onBatch' | 'onRows'>;
-
-const scripted = parseScenario({
-  name: 'rows-log',
-  start: '2026-01-01T07:59:00Z',
-  duration: '10m',
-  instruments: [{ symbol: 'BTCUSD-PERP', tickSize: '0.5', indexPrice: '50000' }],
-  users: [
-    { username: 'alice', password: 'pw-alice', cash: '1000000' },
-    { username: 'bob', password: 'pw-bob', cash: '1000000' },
-  ],
-});
-
-/**
- * Ten scripted minutes, in batches of 3 rows: rows read from wire feeds (an unknown symbol, a
- * price off the grid, an unknown order), instrument states, a trade, a funding rate, and an
- * account added mid-run that trades.
- */
-function scriptedLog(sink: Sink): void {
-  const sim = new Simulation(scripted);
-  const recorder = attachEventLog(sim.venue, { ...sink, batchRows: 3, reuseBuffers: true });
-  const v = sim.venue;
-  const [alice, bob, btc] = [v.account('alice')!, v.account('bob')!, v.market('BTCUSD-PERP')!];
-  sim.clock.scheduleAt(sim.startNs + 5_000_000_000n, () => {
-    scriptWireFeedRows(v, alice, bob, btc);
-    v.setInstrumentState(btc, 'HALTED');
-    v.setInstrumentState(btc, 'OPEN');
-  });
-  sim.clock.scheduleAt(sim.startNs + 7_000_000_000n, () => {
-    const carol = v.addUser('carol', parseMoney('1000000'));
-    v.placeOrderTicks(carol, btc, 'S', 99_985, 2);
-    v.placeOrderTicks(alice, btc, 'B', 99_985, 4);
-    v.settleFundingNow(btc);
-  });
-  sim.runToEnd();
-  recorder.flush();
-}
-
-/** Ten minutes of `default` in batches of 8,192 rows. */
-function defaultLog(sink: Sink): void {
-  const sim = buildSimulation(loadScenario('default'), { durationNs: 600_000_000_000n });
-  const recorder = attachEventLog(sim.venue, { ...sink, batchRows: 8192, reuseBuffers: true });
-  sim.runToEnd();
-  recorder.flush();
-}
 
 /** The log written in-process from batches, and on the writer thread from rows; the files and the facts. */
 function bothWays(log: (sink: Sink) => void, compression: 'lz4' | 'none') {
