@@ -73,6 +73,8 @@ export interface RunWall {
   simulationCpuMs: number;
   /** After the run: waiting for the writer thread to write what is queued and the footer. */
   writerCloseMs: number;
+  /** CPU ms the writer thread used in all (NaN where the OS does not say). */
+  writerCpuMs?: number;
 }
 
 /**
@@ -98,7 +100,8 @@ function printRun({ summary, outDir, simNs, wall }: { summary: RunSummary; outDi
   w(`events ${summary.events} (trades ${summary.trades}, volume ${summary.volume} lots, liquidations ${summary.liquidations}), event log ${(summary.event_log_bytes / 1e6).toFixed(1)} MB (${Math.round(summary.event_log_bytes / Math.max(summary.events, 1))} bytes/event)`);
   w(`wall ${wallSeconds.toFixed(2)} s: ${Math.round(summary.events / wallSeconds)} events/s, ${Math.round(simSeconds / wallSeconds)} sim-s per wall-s`);
   const cpu = process.cpuUsage();
-  w(`${wallLine(performance.now(), wallStart, wall)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (every thread)`);
+  const writerCpu = wall.writerCpuMs === undefined || Number.isNaN(wall.writerCpuMs) ? '' : `; the writer thread's ${(wall.writerCpuMs / 1000).toFixed(2)} s`;
+  w(`${wallLine(performance.now(), wallStart, wall)}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s (every thread${writerCpu})`);
   w(`state_hash: ${summary.state_hash}`);
   return 0;
 }
@@ -153,7 +156,7 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
     simulationCpuMs = (mainThreadCpuS() - simulationCpuS) * 1000;
     closed = writer.close();
   }
-  const wall: RunWall = { buildMs: 0, simulationMs: closeStart - simulationStart, writerWaitMs: writer.waitedMs, simulationCpuMs, writerCloseMs: performance.now() - closeStart };
+  const wall: RunWall = { buildMs: 0, simulationMs: closeStart - simulationStart, writerWaitMs: writer.waitedMs, simulationCpuMs, writerCloseMs: performance.now() - closeStart, writerCpuMs: closed.cpuMs };
   const summary = summarize(sim, scenario, recorder, closed.bytesWritten, closed.facts as RunSummary['stylized_facts']);
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   return { summary, outDir, simNs: sim.endNs - sim.startNs, wall };

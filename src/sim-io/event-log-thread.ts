@@ -5,6 +5,7 @@ import { BatchUnpacker, unpackSchema } from './batch-transfer.ts';
 import { RowBuilder } from '../sim/event-log/row-builder.ts';
 import type { SpareTape } from '../sim/event-log/row-tape.ts';
 import { EventLogFileWriter } from './event-log-file.ts';
+import { threadCpuS } from './thread-cpu.ts';
 import { ANSWERED, FAILED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
 
 /**
@@ -50,7 +51,8 @@ function handle(message: ToWriter): void {
     return;
   }
   (writer ??= new EventLogFileWriter(path, { compression })).close(); // no batch: an empty file, as before
-  answer({ kind: 'closed', bytesWritten: writer?.bytesWritten ?? 0, facts: facts === undefined ? undefined : factsBySymbol(facts) });
+  const closed = { bytesWritten: writer?.bytesWritten ?? 0, facts: facts === undefined ? undefined : factsBySymbol(facts) };
+  answer({ kind: 'closed', ...closed, cpuMs: threadCpuS() * 1000 });
   port.close();
   spares.close();
 }

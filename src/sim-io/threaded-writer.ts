@@ -30,6 +30,8 @@ export interface ClosedEventLog {
   bytesWritten: number;
   /** `factsBySymbol` of every batch written, when asked for (`facts: true`). */
   facts: unknown;
+  /** CPU ms the writer thread used, its start included (NaN where the OS does not say). */
+  cpuMs: number;
 }
 
 /**
@@ -128,7 +130,7 @@ export class ThreadedEventLogWriter {
     void this.worker.terminate();
     this.spares.close();
     if (answer.kind === 'error') throw new Error(`${this.path}: ${answer.message}`);
-    return (this.result = { bytesWritten: answer.bytesWritten, facts: answer.facts });
+    return (this.result = { bytesWritten: answer.bytesWritten, facts: answer.facts, cpuMs: answer.cpuMs });
   }
 
   private throwIfFailed(): void {

@@ -34,5 +34,5 @@ export type ToWriter =
   | { kind: 'close' };
 
 export type FromWriter =
-  | { kind: 'closed'; bytesWritten: number; facts: unknown }
+  | { kind: 'closed'; bytesWritten: number; facts: unknown; cpuMs: number }
   | { kind: 'error'; message: string };

@@ -21,6 +21,8 @@ describe('perpsim run, where the wall time went', () => {
       expect(wall.writerWaitMs).toBeLessThanOrEqual(wall.simulationMs);
       expect(wall.writerCloseMs).toBeGreaterThanOrEqual(0);
       expect(wall.simulationCpuMs).toBeGreaterThan(0); // Linux: /proc says
+      expect(wall.writerCpuMs).toBeGreaterThan(0); // the writer thread's own, from its /proc/thread-self
+      expect(wall.writerCpuMs).toBeLessThan(wall.simulationCpuMs + wall.writerCloseMs + wall.buildMs + 5_000);
     } finally {
       tmp.remove();
     }
