@@ -15,8 +15,7 @@ import { PortChannel } from './port-channel.ts';
 import { addHandler } from '../strategy/handlers.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
-import { NoteRecord, writeNote } from './order-notes.ts';
-import { InFlightRing } from './in-flight-ring.ts';
+import { NoteLane } from './note-lane.ts';
 import { RequestPool, type PortRequest } from './port-request.ts';
 import { cancelAllAtVenue, cancelAtVenue, insertAtVenue, instrumentsAtVenue, openOrdersAtVenue, PortError, riskSnapshotAtVenue } from './port-venue-ops.ts';
 
@@ -25,6 +24,13 @@ export interface InProcessPortOptions {
   orderLatency?: LatencyModel;
   /** Delay of market data from the venue to the strategy. */
   marketDataLatency?: LatencyModel;
+  /**
+   * Notes (`TickFeeds.onOwnOrder`) that arrive together are delivered in one clock event where
+   * the order of everything is provably the same (note-lane.ts). For strategies that never
+   * wait on a promise (the agents): a runner that lets a strategy's continuations run between
+   * clock events would run them after the group instead of between its notes.
+   */
+  groupNotes?: boolean;
 }
 
 export { PortError };
@@ -57,8 +63,8 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   /** `TickFeeds.onOwnOrder`'s handlers: order events as notes. */
   private readonly noteHandlers: ((note: OwnOrderNote) => void)[] = [];
-  /** Notes on their way to the strategy, in sending order (the channel is FIFO): no object each. */
-  private readonly notes = new InFlightRing(() => new NoteRecord(this));
+  /** Notes on their way to the strategy (note-lane.ts). */
+  private readonly notes: NoteLane;
   /** Order events and LEVEL_1 books as numbers, for the strategies that take them (the agents). */
   readonly ticks: TickFeeds = this;
   private readonly md: PortMarketData;
@@ -83,6 +89,7 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
     const orderLatency = options.orderLatency ?? ZERO_LATENCY;
     this.toVenue = new PortChannel(orderLatency);
     this.toStrategy = new PortChannel(orderLatency);
+    this.notes = new NoteLane(this.clock, this.toStrategy, venue, this.noteHandlers, this, options.groupNotes ?? false);
     this.hub = PortHub.of(venue);
     this.md = new PortMarketData(venue, this.clock, new PortChannel(options.marketDataLatency ?? ZERO_LATENCY), this.hub);
     this.hub.addUser(account.id, this);
@@ -264,10 +271,7 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
    */
   onOrderEvent(e: OrderEvent): void {
     if (this.feedHandlers.length > 0) this.send(this.toStrategy, this.runFeedHandlers, e.feed());
-    else if (this.noteHandlers.length > 0) {
-      writeNote(this.notes.push(), e, this.venue);
-      this.send(this.toStrategy, this.runNoteHandlers, undefined);
-    }
+    else if (this.noteHandlers.length > 0) this.notes.send(e);
   }
 
   private readonly runFeedHandlers = (feed: OrderFeed): void => {
@@ -276,11 +280,6 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
       const note = noteOfFeed(feed, (symbol, text) => this.venue.market(symbol)?.instrument.tick.toTicks(text));
       for (const h of this.noteHandlers) h(note);
     }
-  };
-  private readonly runNoteHandlers = (): void => {
-    const note = this.notes.peek();
-    for (const h of this.noteHandlers) h(note);
-    this.notes.drop();
   };
 
   private marketOf(symbol: string): Market {

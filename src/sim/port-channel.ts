@@ -14,6 +14,16 @@ export class PortChannel {
 
   constructor(readonly latency: LatencyModel) {}
 
+  /** Arrival time of the channel's latest message, seconds part (0 before any). */
+  get lastSec(): number {
+    return this.sec;
+  }
+
+  /** Arrival time of the channel's latest message, nanoseconds part. */
+  get lastNanos(): number {
+    return this.nanos;
+  }
+
   /**
    * The delay in ns from now until a message sent now arrives: a latency sample (told the time
    * and the new order the message carries, if any), or right after the channel's last message
