@@ -3,6 +3,7 @@
  * many actors and in-flight messages does.
  */
 import { SimClock } from '../src/clock/sim-clock.ts';
+import { recordClockTrace, replayClockTrace, type ClockTrace } from './clock-trace.ts';
 import { RandomStream } from '../src/random/random-stream.ts';
 import type { BenchCase } from './harness.ts';
 
@@ -59,5 +60,48 @@ export function eventsCase(): BenchCase {
   };
 }
 
+/**
+ * `clock.sim-trace`: the clock operations of 1 h of `default` (420,227 events: every post,
+ * schedule and cancel with the event that issued it, and the run's slices; `clock-trace.ts`),
+ * recorded once and replayed, each event issuing when it runs what its counterpart issued. The
+ * clock under the simulation's own load (~90 pending, a quarter of the pushes at the instant of
+ * the push before, an eighth at the current instant) without the agents and venue around it.
+ * One op = one event run. Floor: `clock.events`, bare events at uniform delays.
+ */
+export function simTraceCase(): BenchCase {
+  let trace: ClockTrace | undefined;
+  let events = 1;
+  let ran = 0;
+  return {
+    name: 'clock.sim-trace',
+    floor: 'clock.events',
+    unit: 'event',
+    get opsPerRun() {
+      return events;
+    },
+    iterations: 7,
+    timeMs: 0,
+    warmupIterations: 3,
+    gcBetweenRuns: true,
+    prepare() {
+      trace = recordClockTrace(1);
+      events = replayClockTrace(trace, SimClock); // those run by the end (a few stay pending)
+    },
+    reset() {
+      ran = 0;
+    },
+    run() {
+      ran = replayClockTrace(trace!, SimClock);
+    },
+    release() {
+      trace = undefined;
+    },
+    dispose() {},
+    describe() {
+      return `1 h of default's clock operations replayed: ${ran} events run`;
+    },
+  };
+}
+
 /** Every clock case, in run order. */
-export const clockCases = (): BenchCase[] => [eventsCase()];
+export const clockCases = (): BenchCase[] => [eventsCase(), simTraceCase()];

@@ -17,6 +17,15 @@
  * days two instants a few ns apart) fall back to comparing nanos and then seq exactly. Equal
  * keys imply the same second (instants a second apart differ by over 7·10^7 in the key), so
  * the second is recovered exactly as `floor(key / 2^30)`.
+ *
+ * Runs of one instant: a push at exactly the instant of the push just before it (a message
+ * sent to several receivers with one latency, timers due together: a quarter of a simulation's
+ * pushes) does not enter the heap; it is chained behind that event (`nextOf`), and when the
+ * event leaves the top its follower takes the top's place as it is, with no sift down. The
+ * order is unchanged: the two were pushed one after the other, so no other event at that
+ * instant has a seq between theirs, and nothing is earlier than the top. A heap position
+ * therefore holds a chain of events at one instant with consecutive heap-push order, and its
+ * (nanos, seq) are its head's, the chain's earliest.
  */
 
 const TWO_POW_30 = 1073741824;
@@ -24,13 +33,21 @@ const ARITY = 4;
 
 /** A min-heap of scheduled times, each with a slot. */
 export class EventHeap {
-  /** Number of pending events. */
+  /** Number of pending events (chained followers included). */
   size = 0;
+  /** Number of heap positions (chains). */
+  private positions = 0;
   private keys = new Float64Array(1024);
   private slotAt = new Int32Array(1024);
   /** Per slot: nanoseconds within the second, and seq (-1 once the slot is free). */
   private nanosOf = new Float64Array(1024);
   private seqOf = new Float64Array(1024).fill(-1);
+  /** Per slot: the event chained behind it at the same instant, or -1. */
+  private nextOf = new Int32Array(1024).fill(-1);
+  /** The slot pushed last while it is pending (-1 once it left), and its instant. */
+  private lastSlot = -1;
+  private lastSec = 0;
+  private lastNanos = 0;
   private readonly freeSlots: number[] = [];
   private slotCount = 0;
 
@@ -70,15 +87,24 @@ export class EventHeap {
     const slot = this.takeSlot();
     this.nanosOf[slot] = nanos;
     this.seqOf[slot] = seq;
-    if (this.size === this.keys.length) {
-      this.keys = growF64(this.keys, this.size * 2);
-      this.slotAt = growI32(this.slotAt, this.size * 2);
+    this.size++;
+    const last = this.lastSlot;
+    this.lastSlot = slot;
+    if (last >= 0 && nanos === this.lastNanos && sec === this.lastSec) {
+      this.nextOf[last] = slot;
+      return slot;
+    }
+    this.lastSec = sec;
+    this.lastNanos = nanos;
+    if (this.positions === this.keys.length) {
+      this.keys = growF64(this.keys, this.positions * 2);
+      this.slotAt = growI32(this.slotAt, this.positions * 2);
     }
     const keys = this.keys;
     const slotAt = this.slotAt;
     const key = (sec - this.baseSec) * TWO_POW_30 + nanos;
     // Sift up. A parent with an equal key at the same nanos was pushed earlier: it stays first.
-    let i = this.size++;
+    let i = this.positions++;
     while (i > 0) {
       const parent = ((i - 1) / ARITY) | 0;
       const parentKey = keys[parent]!;
@@ -93,15 +119,23 @@ export class EventHeap {
   }
 
   /**
-   * Removes the earliest event and frees its slot (only when `size > 0`). The hole at the root
-   * sinks to a leaf along the earliest child, then the last event fills it and rises the
-   * little it has to: it came from the bottom, so it rarely goes far.
+   * Removes the earliest event and frees its slot (only when `size > 0`). An event chained
+   * behind it takes the top as it is. Otherwise the hole at the root sinks to a leaf along the
+   * earliest child, then the last event fills it and rises the little it has to: it came from
+   * the bottom, so it rarely goes far.
    */
   pop(): void {
     const keys = this.keys;
     const slotAt = this.slotAt;
-    this.freeSlot(slotAt[0]!);
-    const n = --this.size;
+    const top = slotAt[0]!;
+    const follower = this.nextOf[top]!;
+    this.freeSlot(top);
+    this.size--;
+    if (follower >= 0) {
+      slotAt[0] = follower;
+      return;
+    }
+    const n = --this.positions;
     if (n === 0) return;
     let i = 0;
     for (let first = 1; first < n; first = ARITY * i + 1) {
@@ -163,6 +197,7 @@ export class EventHeap {
     if (this.freeSlots.length > 0) return this.freeSlots.pop()!;
     if (this.slotCount === this.seqOf.length) {
       this.nanosOf = growF64(this.nanosOf, this.slotCount * 2);
+      this.nextOf = growI32(this.nextOf, this.slotCount * 2).fill(-1, this.slotCount);
       const seqOf = growF64(this.seqOf, this.slotCount * 2).fill(-1, this.slotCount);
       this.seqOf = seqOf;
     }
@@ -170,6 +205,8 @@ export class EventHeap {
   }
 
   private freeSlot(slot: number): void {
+    if (slot === this.lastSlot) this.lastSlot = -1;
+    this.nextOf[slot] = -1;
     this.seqOf[slot] = -1;
     this.freeSlots.push(slot);
   }
