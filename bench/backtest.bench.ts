@@ -3,8 +3,9 @@
  * `default`, seed 1, against two floors run on the same scenario and seed: a backtest of a
  * strategy that does nothing (`runBacktest`, the floor issue 11 names: the market maker at most
  * 1.2× it) and the bare simulation (`buildSimulation`, no runner, printed beside it). CPU time
- * is the steadier figure on a shared machine; wall printed too. `PERPSIM_BENCH_BACKTEST_DURATION=1h npm run bench -- backtest` for a quick run
- * (default 1d).
+ * is the steadier figure on a shared machine; wall printed too. Its alternated pairs also run a
+ * strategy that listens as the example does and never trades (what market data and timers alone
+ * cost). `PERPSIM_BENCH_BACKTEST_DURATION=1h npm run bench -- backtest` for a quick run (default 1d).
  */
 import marketMaker, { paramsSchema } from '../examples/market-maker.ts';
 import { runBacktest } from '../src/backtest/runner.ts';
@@ -13,6 +14,10 @@ import { formatDuration, parseDuration } from '../src/core/time.ts';
 import { loadScenario } from '../src/scenario/load.ts';
 import type { Scenario } from '../src/scenario/schema.ts';
 import { buildSimulation } from '../src/sim/build.ts';
+import { sideTicks } from '../src/strategy/book-ticks.ts';
+import type { ExchangePort } from '../src/strategy/exchange-port.ts';
+import type { Strategy } from '../src/strategy/strategy.ts';
+import type { BookUpdate } from '../src/wire/market-data.ts';
 import type { BenchCase } from './harness.ts';
 
 const DURATION_TEXT = process.env.PERPSIM_BENCH_BACKTEST_DURATION ?? '1d';
@@ -113,6 +118,35 @@ function ratioTo(floor: 'bare' | 'nothing', name: string, target: string): strin
 /** A strategy that subscribes to nothing and never trades: the runner's own cost, the floor. */
 const doNothing = { onStart(): void {} };
 
+/**
+ * A strategy that listens as the example does and never trades: the whole LEVEL_2 book, the
+ * touch read as numbers, the example's 50 ms timer armed at each update (doing nothing). What
+ * market data and timers alone cost, beside the market maker's pairs.
+ */
+function listener(): Strategy {
+  let port: ExchangePort | undefined;
+  let armed = false;
+  /** The touch in ticks, as the example keeps it (NaN while a side is empty). */
+  const touch = { bidTicks: NaN, askTicks: NaN };
+  const onTimer = (): void => void (armed = false);
+  return {
+    async onStart(p: ExchangePort) {
+      port = p;
+      await p.subscribe('BTCUSD-PERP', 'LEVEL_2');
+    },
+    onBook(book: BookUpdate) {
+      const bids = sideTicks(book.b);
+      const asks = sideTicks(book.a);
+      touch.bidTicks = bids !== undefined && bids.length > 0 ? bids.priceTicks[0]! : NaN;
+      touch.askTicks = asks !== undefined && asks.length > 0 ? asks.priceTicks[0]! : NaN;
+      if (!armed) {
+        armed = true;
+        port!.setTimer(50_000_000, onTimer);
+      }
+    },
+  };
+}
+
 /** `backtest.bare`: the scenario alone, as the baseline. */
 const bareCase = (): BenchCase =>
   runCase(
@@ -160,8 +194,10 @@ const PAIRS = 4;
 const PAIR_NS = 1_800n * 1_000_000_000n;
 /** The pairs' ratios (the market maker's CPU over the do-nothing backtest's), sorted. */
 let pairRatios: number[] = [];
+/** The listener's CPU over the do-nothing backtest's in the same pairs, sorted. */
+let listenRatios: number[] = [];
 /** The fastest pass of each side over the pairs (CPU s) and their events: the least disturbed by load. */
-let fastest = { nothing: Infinity, mm: Infinity, nothingEvents: 0, mmEvents: 0 };
+let fastest = { nothing: Infinity, mm: Infinity, listen: Infinity, nothingEvents: 0, mmEvents: 0, listenEvents: 0 };
 
 /**
  * The do-nothing backtest and the market maker, 30 sim-minutes each, alternated `PAIRS` times in
@@ -170,37 +206,46 @@ let fastest = { nothing: Infinity, mm: Infinity, nothingEvents: 0, mmEvents: 0 }
  * see the same load and the same JIT state.
  */
 async function alternatedRatios(scenario: Scenario): Promise<number[]> {
-  const cpuOf = async (strategy: Parameters<typeof runBacktest>[0], side: 'nothing' | 'mm'): Promise<number> => {
+  const cpuOf = async (strategy: Parameters<typeof runBacktest>[0], side: 'nothing' | 'mm' | 'listen'): Promise<number> => {
     const c0 = process.cpuUsage();
     const result = await runBacktest(strategy, { scenario, seed: SEED, durationNs: PAIR_NS });
     const c = process.cpuUsage(c0);
     const cpuS = (c.user + c.system) / 1e6;
     if (cpuS < fastest[side]) fastest[side] = cpuS;
-    fastest[side === 'mm' ? 'mmEvents' : 'nothingEvents'] = result.events;
+    fastest[`${side}Events`] = result.events;
     return cpuS;
   };
   const ratios: number[] = [];
+  listenRatios = [];
   for (let i = 0; i < PAIRS; i++) {
     const mm = marketMaker(paramsSchema.parse({}));
     if (i % 2 === 0) {
       const nothing = await cpuOf(doNothing, 'nothing');
       ratios.push((await cpuOf(mm, 'mm')) / nothing);
+      listenRatios.push((await cpuOf(listener(), 'listen')) / nothing);
     } else {
+      const listenS = await cpuOf(listener(), 'listen');
       const mmS = await cpuOf(mm, 'mm');
-      ratios.push(mmS / (await cpuOf(doNothing, 'nothing')));
+      const nothing = await cpuOf(doNothing, 'nothing');
+      ratios.push(mmS / nothing);
+      listenRatios.push(listenS / nothing);
     }
   }
+  listenRatios.sort((a, b) => a - b);
   return ratios.sort((a, b) => a - b);
 }
 
+const medianOf = (sorted: number[]): number => (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+
 function pairsLine(): string {
   if (pairRatios.length === 0) return '';
-  const median = (pairRatios[(pairRatios.length - 1) >> 1]! + pairRatios[pairRatios.length >> 1]!) / 2;
   const added = fastest.mmEvents - fastest.nothingEvents;
   const perAddedUs = ((fastest.mm - fastest.nothing) / added) * 1e6;
+  const listenAdded = fastest.listenEvents - fastest.nothingEvents;
   return (
-    `; alternated with the do-nothing backtest (${PAIRS} pairs of ${formatDuration(PAIR_NS)}, CPU, warm): ${pairRatios[0]!.toFixed(2)}–${pairRatios[pairRatios.length - 1]!.toFixed(2)}×, median ${median.toFixed(2)}× (target ≤ ${RATIO_TARGET}×); ` +
-    `fastest passes ${fastest.mm.toFixed(3)} s against ${fastest.nothing.toFixed(3)} s: ${(fastest.mm / fastest.nothing).toFixed(2)}×, +${added} events at ${perAddedUs.toFixed(2)} µs CPU each against ${((fastest.nothing / fastest.nothingEvents) * 1e6).toFixed(2)} µs per do-nothing event`
+    `; alternated with the do-nothing backtest (${PAIRS} pairs of ${formatDuration(PAIR_NS)}, CPU, warm): ${pairRatios[0]!.toFixed(2)}–${pairRatios[pairRatios.length - 1]!.toFixed(2)}×, median ${medianOf(pairRatios).toFixed(2)}× (target ≤ ${RATIO_TARGET}×); ` +
+    `fastest passes ${fastest.mm.toFixed(3)} s against ${fastest.nothing.toFixed(3)} s: ${(fastest.mm / fastest.nothing).toFixed(2)}×, +${added} events at ${perAddedUs.toFixed(2)} µs CPU each against ${((fastest.nothing / fastest.nothingEvents) * 1e6).toFixed(2)} µs per do-nothing event; ` +
+    `in the same pairs a LEVEL_2 listener that never trades (the example's book and timer, no orders): median ${medianOf(listenRatios).toFixed(2)}×, fastest pass ${(fastest.listen / fastest.nothing).toFixed(2)}×, +${listenAdded} events at ${(((fastest.listen - fastest.nothing) / listenAdded) * 1e6).toFixed(2)} µs CPU each`
   );
 }
 
