@@ -3,7 +3,7 @@ import type { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { LevelChangeLog } from '../venue/level-change-log.ts';
 import type { BookLevel } from '../wire/market-data.ts';
-import { SIDE_TICKS } from '../strategy/book-ticks.ts';
+import { LazyLevelsHandler } from './lazy-levels-handler.ts';
 import { firstAtOrAbove, firstAtOrBelow } from './sorted-prices.ts';
 
 /**
@@ -225,82 +225,4 @@ function reserve(doubles: number): number {
   const at = used;
   used += doubles;
   return at;
-}
-
-/** An array index property key ("0", "1", …) as a number, else -1. */
-function indexOf(key: string | symbol): number {
-  if (typeof key !== 'string' || key.length === 0 || key.length > 10) return -1;
-  const c = key.charCodeAt(0);
-  if (c < 48 || c > 57 || (c === 48 && key.length > 1)) return -1;
-  const i = Number(key);
-  return Number.isInteger(i) ? i : -1;
-}
-
-class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
-  /** Once every level is rendered (or the array was written to), the proxy is a plain array. */
-  private whole = false;
-  /** Set by any write: the levels may then differ from the capture, which is no longer offered. */
-  private written = false;
-
-  constructor(
-    private readonly side: CapturedSide,
-    private readonly tick: TickSize,
-  ) {}
-
-  get(target: BookLevel[], key: string | symbol, receiver: unknown): unknown {
-    if (key === SIDE_TICKS) return this.written ? undefined : this.side;
-    if (!this.whole) {
-      const i = indexOf(key);
-      if (i >= 0 && i < this.side.length) return target[i] ?? this.render(target, i);
-    }
-    return Reflect.get(target, key, receiver);
-  }
-
-  has(target: BookLevel[], key: string | symbol): boolean {
-    if (!this.whole) {
-      const i = indexOf(key);
-      if (i >= 0) return i < this.side.length;
-    }
-    return Reflect.has(target, key);
-  }
-
-  set(target: BookLevel[], key: string | symbol, value: unknown, receiver: unknown): boolean {
-    this.written = true;
-    this.renderAll(target);
-    return Reflect.set(target, key, value, receiver);
-  }
-
-  deleteProperty(target: BookLevel[], key: string | symbol): boolean {
-    this.written = true;
-    this.renderAll(target);
-    return Reflect.deleteProperty(target, key);
-  }
-
-  defineProperty(target: BookLevel[], key: string | symbol, attributes: PropertyDescriptor): boolean {
-    this.written = true;
-    this.renderAll(target);
-    return Reflect.defineProperty(target, key, attributes);
-  }
-
-  getOwnPropertyDescriptor(target: BookLevel[], key: string | symbol): PropertyDescriptor | undefined {
-    this.renderAll(target);
-    return Reflect.getOwnPropertyDescriptor(target, key);
-  }
-
-  ownKeys(target: BookLevel[]): ArrayLike<string | symbol> {
-    this.renderAll(target);
-    return Reflect.ownKeys(target);
-  }
-
-  private render(target: BookLevel[], i: number): BookLevel {
-    const level = { p: this.tick.toPrice(this.side.priceTicks[i]!), q: this.side.qtyLots[i]! };
-    target[i] = level;
-    return level;
-  }
-
-  private renderAll(target: BookLevel[]): void {
-    if (this.whole) return;
-    for (let i = 0; i < this.side.length; i++) if (target[i] === undefined) this.render(target, i);
-    this.whole = true;
-  }
 }
