@@ -45,7 +45,7 @@ export interface BuiltSimulation {
  * @throws RangeError naming the field when a parameter is out of range, or Error when a
  *   recorded index's file was not loaded (use `loadScenario`).
  */
-export function buildSimulation(scenario: Scenario, options: { seed?: number; durationNs?: bigint; groupNotes?: boolean } = {}): Simulation {
+export function buildSimulation(scenario: Scenario, options: { seed?: number; durationNs?: bigint; groupNotes?: boolean; groupRequests?: boolean } = {}): Simulation {
   return buildSimulationParts(scenario, options).sim;
 }
 
@@ -62,6 +62,8 @@ export interface BuildOptions {
    * default true). False only to compare with the one-event-per-note path (tests).
    */
   groupNotes?: boolean;
+  /** Agents' one-way requests likewise (`InProcessPortOptions.groupRequests`; default true). */
+  groupRequests?: boolean;
 }
 
 /** `buildSimulation`, also returning the agents, index actors and market conditions. */
@@ -88,7 +90,7 @@ export function buildSimulationParts(scenario: Scenario, options: BuildOptions =
     const account = sim.venue.addUser(name, parseMoney(cash));
     const orderLatency = latencyModelOf(latency?.order ?? scenario.latency?.order ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:order`), sim.venue);
     const marketDataLatency = options.marketDataLatency ?? latencyModelOf(latency?.marketData ?? scenario.latency?.marketData ?? DEFAULT_LATENCY, sim.streams.get(`latency:${name}:md`), sim.venue);
-    const port = new InProcessPort(sim.venue, account, { orderLatency, marketDataLatency, groupNotes: options.groupNotes ?? true });
+    const port = new InProcessPort(sim.venue, account, { orderLatency, marketDataLatency, groupNotes: options.groupNotes ?? true, groupRequests: options.groupRequests ?? true });
     const markets: AgentMarket[] = symbols.map((symbol) => {
       const m = sim.venue.market(symbol)!;
       return { symbol, tick: m.instrument.tick, minQtyLots: m.instrument.minimumTradeQuantity };

@@ -16,6 +16,7 @@ import { addHandler } from '../strategy/handlers.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds, type TopTicks } from '../strategy/tick-feeds.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
 import { NoteLane } from './note-lane.ts';
+import { RequestLane } from './request-lane.ts';
 import { RequestPool, type PortRequest } from './port-request.ts';
 import { cancelAllAtVenue, cancelAtVenue, insertAtVenue, instrumentsAtVenue, openOrdersAtVenue, PortError, riskSnapshotAtVenue } from './port-venue-ops.ts';
 
@@ -31,6 +32,8 @@ export interface InProcessPortOptions {
    * clock events would run them after the group instead of between its notes.
    */
   groupNotes?: boolean;
+  /** One-way requests that arrive together run in one clock event, by the same rule (request-lane.ts). */
+  groupRequests?: boolean;
 }
 
 export { PortError };
@@ -63,6 +66,8 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
   private readonly feedHandlers: ((feed: OrderFeed) => void)[] = [];
   /** `TickFeeds.onOwnOrder`'s handlers: order events as notes. */
   private readonly noteHandlers: ((note: OwnOrderNote) => void)[] = [];
+  /** One-way requests on their way to the venue (request-lane.ts). */
+  private readonly requestLane: RequestLane;
   /** Notes on their way to the strategy (note-lane.ts). */
   private readonly notes: NoteLane;
   /** Order events and LEVEL_1 books as numbers, for the strategies that take them (the agents). */
@@ -88,6 +93,7 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
     this.clock = venue.clock;
     const orderLatency = options.orderLatency ?? ZERO_LATENCY;
     this.toVenue = new PortChannel(orderLatency);
+    this.requestLane = new RequestLane(this.clock, this.toVenue, options.groupRequests ?? false);
     this.toStrategy = new PortChannel(orderLatency);
     this.notes = new NoteLane(this.clock, this.toStrategy, venue, this.noteHandlers, this, options.groupNotes ?? false);
     this.hub = PortHub.of(venue);
@@ -180,7 +186,7 @@ export class InProcessPort implements ExchangePort, OrderSink, TickFeeds {
 
   /** @internal Sends a one-way request (`OneWayPort`) as `call` sends one; `fn` ends with `answered()`. */
   request<T>(fn: (arg: T) => void, arg: T): void {
-    this.send(this.toVenue, fn, arg);
+    this.requestLane.post(fn, arg);
   }
 
   /**
