@@ -3,6 +3,7 @@ import type { Side, TimeInForce } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds } from '../strategy/tick-feeds.ts';
+import { indexOf, newSymbolBook, removeAt, removeOpen, type SymbolBook } from './symbol-book.ts';
 
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {
@@ -62,39 +63,6 @@ export type FeedOutcome =
 const OTHER: FeedOutcome = { kind: 'other' };
 const NONE: readonly InFlightOrder[] = Object.freeze([]);
 const NO_ORDERS: readonly OwnOrder[] = Object.freeze([]);
-
-/**
- * Orders, in-flight inserts and position of one symbol. Open orders in an array in acceptance
- * order (an agent has a few dozen at most: a search by engine id beats a map keyed by id text,
- * which also grew and shrank its table with every order).
- */
-interface SymbolBook {
-  open: OwnOrder[];
-  inFlight: InFlightOrder[];
-  position: number;
-  /**
-   * The largest engine id ever added to `open` (-Infinity: none): an acceptance above it is of
-   * an order not open, so it is appended without a search. Engine ids grow, so on a venue's
-   * notes this is every acceptance.
-   */
-  maxSeq: number;
-  /**
-   * `open` holds engine ids only, strictly ascending (true while empty), so an order is found by
-   * bisection; false once an order was added out of that order or without an engine id (the
-   * wire-id path, a test's script), until `open` is empty again.
-   */
-  sorted: boolean;
-}
-
-/**
- * Removes `list[at]`, keeping the order of the rest (no array made, as `splice` makes one). The
- * last slot goes by `pop`, which V8 compiles inline: `length--` was a call into the runtime
- * (~0.6 % of a day's simulation thread).
- */
-function removeAt<T>(list: T[], at: number): void {
-  for (let i = at + 1; i < list.length; i++) list[i - 1] = list[i]!;
-  list.pop();
-}
 
 /**
  * An agent's own orders and positions, kept from its order feeds alone (no queries): open
@@ -261,7 +229,7 @@ export class OwnOrders {
   private book(symbol: string): SymbolBook {
     if (symbol === this.lastSymbol) return this.lastBook!;
     let b = this.books.get(symbol);
-    if (b === undefined) this.books.set(symbol, (b = { open: [], inFlight: [], position: 0, maxSeq: -Infinity, sorted: true }));
+    if (b === undefined) this.books.set(symbol, (b = newSymbolBook()));
     this.lastSymbol = symbol;
     this.lastBook = b;
     return b;
@@ -287,36 +255,4 @@ export class OwnOrders {
   }
 
   private readonly textTicks = (symbol: string, priceText: string): number | undefined => this.tickOf(symbol).toTicks(priceText);
-}
-
-/** `removeAt` on a book's open orders: an empty list is sorted again. */
-function removeOpen(b: SymbolBook, at: number): void {
-  removeAt(b.open, at);
-  if (b.open.length === 0) b.sorted = true;
-}
-
-/**
- * Position of the open order a note is about: by engine id where the port gives one (every
- * note of an in-process port does; by bisection while the ids ascend), else by wire id; -1
- * when it is not open (e.g. an IOC).
- */
-function indexOf(b: SymbolBook, note: OwnOrderNote): number {
-  const open = b.open;
-  const seq = note.seq;
-  if (Number.isNaN(seq)) {
-    for (let i = 0; i < open.length; i++) if (open[i]!.id === note.oid) return i;
-  } else if (b.sorted) {
-    let lo = 0;
-    let hi = open.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = open[mid]!.seq;
-      if (at === seq) return mid;
-      if (at < seq) lo = mid + 1;
-      else hi = mid - 1;
-    }
-  } else {
-    for (let i = 0; i < open.length; i++) if (open[i]!.seq === seq) return i;
-  }
-  return -1;
 }
