@@ -77,7 +77,7 @@ describe('a one-way cancel by engine id', () => {
       }),
       { numRuns: 100, seed: 0x5e9 },
     );
-  });
+  }, 60_000); // 300 runs of a venue with a recorder: ~4.5 s alone, past vitest's default 5 s when files run side by side
 
   it('names the order by its wire id when it is no longer open', () => {
     const { heard } = run(
