@@ -3,7 +3,8 @@ import type { Side, TimeInForce } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import { noteOfFeed, type OwnOrderNote, type TickFeeds } from '../strategy/tick-feeds.ts';
-import { indexOf, newSymbolBook, removeAt, removeOpen, type SymbolBook } from './symbol-book.ts';
+import { removeAt } from '../core/arrays.ts';
+import { indexOf, newSymbolBook, removeOpen, type SymbolBook } from './symbol-book.ts';
 
 /** One of the agent's open orders, as its feeds describe it. */
 export interface OwnOrder {

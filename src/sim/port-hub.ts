@@ -2,6 +2,7 @@ import type { OrderEvent } from '../venue/order-events.ts';
 import type { Market } from '../venue/market.ts';
 import { MarketDataInstants, type InstantBatch } from '../venue/md-instants.ts';
 import type { Venue } from '../venue/venue.ts';
+import { removeAt } from '../core/arrays.ts';
 
 /** What the hub calls on a port for its user's orders. */
 export interface OrderSink {
@@ -100,8 +101,6 @@ export class PortHub {
   private unwatchAt(index: number, sink: MarketSink): void {
     const sinks = this.byMarket[index];
     const at = sinks === undefined ? -1 : sinks.indexOf(sink);
-    if (at < 0) return;
-    for (let i = at + 1; i < sinks!.length; i++) sinks![i - 1] = sinks![i]!;
-    sinks!.pop(); // not `length--`: a call into the runtime
+    if (at >= 0) removeAt(sinks!, at);
   }
 }
