@@ -6,7 +6,7 @@ import { OrderEvent, type OrderFeedType } from './order-events.ts';
 import { OrderEventRows } from './order-event-rows.ts';
 import { TradeCursor, TradeRows } from './trade-record.ts';
 import { saveAverages, saveClosure, saveMarket, saveTrades, undoEntry } from './undo.ts';
-import { UndoJournal } from './undo-journal.ts';
+import { grown, UndoJournal } from './undo-journal.ts';
 import type { VenueState } from './venue-state.ts';
 
 /**
@@ -24,11 +24,13 @@ export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure sto
 
 // Outbox entry kinds: an announcement to the listeners' hook of that name, a trade, a book change.
 // Order events have no entry: their rows are in order already, and each entry notes how many
-// rows came before it (`ENTRY`: kind, hook, two arguments, rows before).
+// rows came before it. An entry is numbers only (`ENTRY`: kind, market index or announcement,
+// trade row, rows before), so writing one stores no reference (no write barrier); an
+// announcement's hook and arguments wait in `announced`.
 const ANNOUNCE = 1;
 const TRADE = 2;
 const BOOK = 3;
-const ENTRY = 5;
+const ENTRY = 4;
 
 /**
  * Makes every venue command all-or-nothing. While a command runs, each change to venue state
@@ -53,10 +55,13 @@ export class CommandLog {
   private readonly trades = new TradeRows();
   /** The one trade that delivery loads each kept trade row into. */
   private readonly tradeCursor: TradeCursor;
-  /** Flat outbox: kind, hook (announcements), first argument (a trade row), second argument, order event rows before it. */
-  private readonly outbox: unknown[] = [];
-  /** Entries in use in `outbox` (a count, not the array's length: setting that is a runtime call). */
+  /** Flat outbox: kind, the market's index (a trade, a book change) or where the announcement is in `announced`, a trade's row, order event rows before it. */
+  private outbox = new Float64Array(16 * ENTRY);
+  /** Numbers in use in `outbox`. */
   private outboxLength = 0;
+  /** The announcements of the outbox: hook, first argument, second argument. */
+  private readonly announced: unknown[] = [];
+  private announcedLength = 0;
   /** The one snapshot of a trade's session stats shown to its listeners. */
   private readonly shownStats: SessionStatsSnapshot = { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 };
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
@@ -127,11 +132,17 @@ export class CommandLog {
 
   /** A book changed: its listeners hear it after the command (a kind of its own: no hook looked up by name). */
   bookChanged(market: Market): void {
-    this.push(BOOK, undefined, market, undefined);
+    this.push(BOOK, market.index, 0);
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
-    this.push(ANNOUNCE, hook, a, b);
+    const k = this.announcedLength;
+    const refs = this.announced;
+    refs[k] = hook;
+    refs[k + 1] = a;
+    refs[k + 2] = b;
+    this.announcedLength = k + 3;
+    this.push(ANNOUNCE, k, 0);
   }
 
   /**
@@ -140,7 +151,7 @@ export class CommandLog {
    * the order it happened. `maker` / `taker`: order slots, `NO_SLOT` for an external side.
    */
   tradeRow(market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
-    this.push(TRADE, market, this.trades.length, undefined);
+    this.push(TRADE, market.index, this.trades.length);
     this.trades.add(tradeNumber, sec, nanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId, market.stats);
   }
 
@@ -156,14 +167,14 @@ export class CommandLog {
     }
   }
 
-  private push(kind: number, hook: unknown, a: unknown, b: unknown): void {
-    const box = this.outbox;
+  private push(kind: number, which: number, row: number): void {
     const n = this.outboxLength;
+    if (n + ENTRY > this.outbox.length) this.outbox = grown(this.outbox, n + ENTRY);
+    const box = this.outbox;
     box[n] = kind;
-    box[n + 1] = hook;
-    box[n + 2] = a;
-    box[n + 3] = b;
-    box[n + 4] = this.events.length;
+    box[n + 1] = which;
+    box[n + 2] = row;
+    box[n + 3] = this.events.length;
     this.outboxLength = n + ENTRY;
   }
 
@@ -207,6 +218,7 @@ export class CommandLog {
       this.journal.rollBack(undoEntry, this.counters.orders);
     } finally {
       this.outboxLength = 0;
+      this.announcedLength = 0;
       this.trades.clear();
       this.events.clear();
     }
@@ -227,26 +239,23 @@ export class CommandLog {
     // is read in place and emptied afterwards, whatever a listener throws.
     const box = this.outbox;
     const events = this.events;
+    const end = this.outboxLength;
     let e = 0;
     try {
       for (let i = 0; ; i += ENTRY) {
         // The order events before this entry (after the last one: the rest), then the entry.
-        const last = i >= this.outboxLength;
-        const before = last ? events.length : (box[i + 4] as number);
-        for (; e < before; e++) {
-          const event = this.cursor.load(events, e);
-          for (const l of listeners.order) {
-            if (l.orderEvent !== undefined) l.orderEvent(event);
-            if (l.orderFeed !== undefined) l.orderFeed(event.userId, event.feed());
-          }
-        }
+        const last = i >= end;
+        const before = last ? events.length : box[i + 3]!;
+        if (e < before) e = this.deliverEvents(listeners.order, e, before);
         if (last) break;
-        if (box[i] === BOOK) {
-          const market = box[i + 2] as Market;
-          for (const l of listeners.book) l.bookChanged!(market);
-        } else if (box[i] === TRADE) {
-          const market = box[i + 1] as Market;
-          const row = box[i + 2] as number;
+        const kind = box[i];
+        if (kind === BOOK) {
+          const market = this.counters.markets[box[i + 1]!]!;
+          const book = listeners.book;
+          for (let l = 0; l < book.length; l++) book[l]!.bookChanged!(market);
+        } else if (kind === TRADE) {
+          const market = this.counters.markets[box[i + 1]!]!;
+          const row = box[i + 2]!;
           // `snapshot()` copies what is shown, so one object serves every trade.
           market.stats.showAsOf(snapshotFrom(this.trades.nums, this.trades.statsAt(row), this.shownStats));
           try {
@@ -256,18 +265,36 @@ export class CommandLog {
             market.stats.showAsOf(undefined);
           }
         } else {
-          const hook = box[i + 1] as keyof VenueListener;
+          const k = box[i + 1]!;
+          const refs = this.announced;
+          const hook = refs[k] as keyof VenueListener;
           for (const l of listeners.all) {
             const f = l[hook] as ((...a: unknown[]) => void) | undefined;
-            if (f !== undefined) f.call(l, box[i + 2], box[i + 3]);
+            if (f !== undefined) f.call(l, refs[k + 1], refs[k + 2]);
           }
         }
       }
     } finally {
       this.outboxLength = 0;
+      this.announcedLength = 0;
       this.trades.clear();
       this.events.clear();
     }
+  }
+
+  /** Order event rows `from` up to `to` to the order listeners, in order; returns `to`. */
+  private deliverEvents(order: readonly VenueListener[], from: number, to: number): number {
+    const events = this.events;
+    const cursor = this.cursor;
+    for (let e = from; e < to; e++) {
+      const event = cursor.load(events, e);
+      for (let k = 0; k < order.length; k++) {
+        const l = order[k]!;
+        if (l.orderEvent !== undefined) l.orderEvent(event);
+        if (l.orderFeed !== undefined) l.orderFeed(event.userId, event.feed());
+      }
+    }
+    return to;
   }
 }
 

@@ -176,6 +176,7 @@ export class ExternalLiquidity {
     const events = this.records;
     events.clear();
     book.setExternalInto(side, priceTicks, qtyLots, this.nextId++, events);
+    market.levelLotsBound += qtyLots;
     for (let e = 0; e < events.length; e++) {
       if (events.kind(e) !== EV_TRADE) continue;
       // An account order on the other side traded: its level changed.

@@ -85,6 +85,14 @@ export class Market {
    * mark or index moves, far less often than orders come).
    */
   beforeAveragesChange: () => void = () => {};
+  /**
+   * An upper bound of every price level's total lots in this market's book: Σ of the lots of
+   * every rest (`restOrder`) and of every recorded quantity set (external-liquidity.ts), never
+   * lowered: fills, cancels and rollbacks only lower the levels. While it is below
+   * 2^53 − an order's lots, no level total can overflow and order entry skips the level lookup
+   * of its overflow check (`quantityOverflow`).
+   */
+  levelLotsBound = 0;
   /** Numbers of the last commands that saved this market's state, averages and trades (command-log.ts). */
   readonly undoMarks = { state: 0, averages: 0, trades: 0 };
 

@@ -32,6 +32,7 @@ export const U_REOPEN_BIG = 15;
 export function restOrder(s: VenueState, account: Account, slot: number, market: Market, unfilledLots: number): void {
   account.addOpenOrder(s.orders, slot, market, unfilledLots);
   s.openOrders++;
+  market.levelLotsBound += unfilledLots;
   const j = s.log.journal;
   const at = j.entry(U_UNREST, 3);
   j.nums[at] = slot;

@@ -3,76 +3,109 @@ import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { ROW, type OrderEventRows } from './order-event-rows.ts';
+import { OrderEventRows, ROW, R_AGGRESSOR, R_EID, R_FILL_LOTS, R_FILL_PRICE, R_FILLED, R_KIND, R_OID, R_REASON, R_SLOT, R_STATE, R_TID, R_TN, R_TS, R_USER, TYPE_OF_CODE } from './order-event-rows.ts';
 
 export type OrderFeedType = OrderFeed['t'];
 
+/** What a cursor reads before its first `load`. */
+const EMPTY_ROWS = new OrderEventRows();
+
 /**
  * One order feed as it happens, before it is a feed object: which user, which type, which
- * order record and the few values a feed adds (reason, fill). The venue fills this one object
- * for every feed and hands it to `orderEvent` listeners, which may read `t` and `userId` for
+ * order record and the few values a feed adds (reason, fill). The venue points this one object
+ * at each event's row and hands it to `orderEvent` listeners, which may read `t` and `userId` for
  * free and call `feed()` for the wire object. `feed()` builds it from the records (once per
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
- * Valid only during the listener call: the next feed refills it (the command log keeps a
+ * Valid only during the listener call: the next feed moves it (the command log keeps a
  * command's events as rows, `OrderEventRows`, and replays them through one such cursor, `load`).
  */
 export class OrderEvent {
-  t: OrderFeedType = 'n';
-  userId = 0;
-  /** The order's slot in the store (-1 for `e`, which names an id, not an order). */
-  slot = -1;
-  /** Execution id (0 for `e`). */
-  eid = 0;
-  ts = 0;
-  tn = 0;
-  /** `r` of j / e, `xr` of c. */
-  reason: RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined = undefined;
-  text: string | undefined = undefined;
-  /** What an `e` names: an id's text, or an engine id whose text `oid` makes when first read. */
-  private named: string | number = '';
-  /** Fill details of p / f. */
-  tid = 0;
-  fillLots = 0;
-  fillPriceTicks = 0;
-  aggressor = false;
+  /** The rows the event is read from (`load`), and where its row starts in their numbers. */
+  private rows: OrderEventRows = EMPTY_ROWS;
+  private i = 0;
+  private o = 0;
   private built: OrderFeed | undefined = undefined;
-  // Set on a frozen copy: the order's filled lots and state as of the event (see `freeze`).
-  private filledThen = -1;
-  private stateThen = -1;
 
   constructor(private readonly s: VenueState) {}
 
   /**
    * Makes this event row `i` of `rows` (an event kept by the command log until its command
-   * applied), showing the order's fill and state as they were when it happened.
+   * applied), showing the order's fill and state as they were when it happened. Nothing is
+   * copied: the fields below read the row in place (a listener that reads only `t` reads one
+   * number).
    */
   load(rows: OrderEventRows, i: number): this {
-    const n = rows.nums;
-    const o = i * ROW;
-    this.t = rows.types[i]!;
-    this.userId = n[o]!;
-    this.slot = n[o + 1]!;
-    this.eid = n[o + 2]!;
-    this.ts = n[o + 3]!;
-    this.tn = n[o + 4]!;
-    this.tid = n[o + 5]!;
-    this.fillLots = n[o + 6]!;
-    this.fillPriceTicks = n[o + 7]!;
-    this.aggressor = n[o + 8] === 1;
-    this.filledThen = n[o + 9]!;
-    this.stateThen = n[o + 10]!;
-    if (n[o + 11] === 1) {
-      this.reason = rows.reasons[i];
-      this.text = rows.texts[i];
-      this.named = rows.oids[i]!;
-    } else {
-      this.reason = undefined;
-      this.text = undefined;
-      this.named = '';
-    }
+    if (this.rows !== rows) this.rows = rows;
+    this.i = i;
+    this.o = i * ROW;
     this.built = undefined;
     return this;
+  }
+
+  get t(): OrderFeedType {
+    return TYPE_OF_CODE[this.rows.nums[this.o + R_KIND]! & 255]!;
+  }
+
+  get userId(): number {
+    return this.rows.nums[this.o + R_USER]!;
+  }
+
+  /** The order's slot in the store (-1 for `e`, which names an id, not an order). */
+  get slot(): number {
+    return this.rows.nums[this.o + R_SLOT]!;
+  }
+
+  /** Execution id (0 for `e`). */
+  get eid(): number {
+    return this.rows.nums[this.o + R_EID]!;
+  }
+
+  get ts(): number {
+    return this.rows.nums[this.o + R_TS]!;
+  }
+
+  get tn(): number {
+    return this.rows.nums[this.o + R_TN]!;
+  }
+
+  /** `r` of j / e, `xr` of c. */
+  get reason(): RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined {
+    return this.has(R_REASON) ? this.rows.reasons[this.i] : undefined;
+  }
+
+  get text(): string | undefined {
+    return this.has(R_REASON) ? this.rows.texts[this.i] : undefined;
+  }
+
+  /** Fill details of p / f. */
+  get tid(): number {
+    return this.rows.nums[this.o + R_TID]!;
+  }
+
+  get fillLots(): number {
+    return this.rows.nums[this.o + R_FILL_LOTS]!;
+  }
+
+  get fillPriceTicks(): number {
+    return this.rows.nums[this.o + R_FILL_PRICE]!;
+  }
+
+  get aggressor(): boolean {
+    return this.rows.nums[this.o + R_AGGRESSOR] === 1;
+  }
+
+  private has(bit: number): boolean {
+    return (this.rows.nums[this.o + R_KIND]! & bit) !== 0;
+  }
+
+  // The order's filled lots and state as of the event (-1 for `e`: then the record's own).
+  private get filledThen(): number {
+    return this.rows.nums[this.o + R_FILLED]!;
+  }
+
+  private get stateThen(): number {
+    return this.rows.nums[this.o + R_STATE]!;
   }
 
   /**
@@ -81,8 +114,10 @@ export class OrderEvent {
    * counts events by type) costs no string per such cancel.
    */
   get oid(): string {
-    const named = this.named;
-    return typeof named === 'string' ? named : (this.named = String(named));
+    if (!this.has(R_OID)) return '';
+    const oids = this.rows.oids;
+    const named = oids[this.i]!;
+    return typeof named === 'string' ? named : (oids[this.i] = String(named));
   }
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */

@@ -22,7 +22,9 @@ import type { Side } from '../core/types.ts';
  */
 export function quantityOverflow(account: Account, market: Market, side: Side, priceTicks: number, qty: number, time: { readonly nowSec: number }, crosses: boolean): string | undefined {
   const room = Number.MAX_SAFE_INTEGER - qty;
-  if (market.book.levelLots(side, priceTicks) > room) return 'quantity would overflow the price level total';
+  // The bound decides almost always; the exact level total only when it cannot (written so a
+  // bound that is not a number, from a snapshot made before it existed, asks the book).
+  if (!(market.levelLotsBound <= room) && market.book.levelLots(side, priceTicks) > room) return 'quantity would overflow the price level total';
   if (crosses) {
     const sec = time.nowSec;
     if (!market.candles.volumeFits(sec, qty) || !market.stats.volumeFits(sec, qty)) return 'quantity would overflow the traded volume';
