@@ -129,7 +129,7 @@ export class EventLogRecorder implements VenueListener {
     n[i++] = e.priceTicks(); // the text is the ticks' own: a reader rebuilds it
     n[i++] = e.qtyLots();
     n[i++] = e.filledLots();
-    n[i++] = e.reason === undefined ? NO_TEXT : tape.text(e.reason);
+    n[i++] = e.reason === undefined ? NO_TEXT : tape.reasonText(e.reason);
     n[i++] = e.t === 'p' || e.t === 'f' ? e.tid : NaN;
     this.end(i);
   }
