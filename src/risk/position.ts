@@ -252,6 +252,15 @@ export class Position {
    * command of `out.epoch` (see `lotPairs`). O(1), no allocation while the totals are numbers.
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
+    this.saveNumbersTo(nums, at, out);
+    out.ref(this.big === undefined ? undefined : { ...this.big });
+  }
+
+  /**
+   * `saveTo`'s numbers alone, for a position whose totals are numbers and stay so
+   * (`fillStaysNumbers`): `restoreNumbers` puts it back. Pins the lot storage the same way.
+   */
+  saveNumbersTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
     // The command before is over: what it closed is reclaimed before this one pins the storage.
     this.reclaim();
     nums[at] = this.netLots;
@@ -265,13 +274,21 @@ export class Position {
     nums[at + 8] = this.head;
     nums[at + 9] = this.headUsedLots;
     nums[at + 10] = this.len;
-    out.ref(this.big === undefined ? undefined : { ...this.big });
-    this.pin = out;
-    this.pinEpoch = out.epoch;
+    // The venue's journal is the same object command after command: no pointer store (and its
+    // write barrier) per save.
+    if (this.pin !== pin) this.pin = pin;
+    this.pinEpoch = pin.epoch;
   }
 
   /** Puts the position back as `saveTo` saw it (later fills only appended to the lot storage). */
   restoreFrom(nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
+    this.restoreNumbers(nums, at);
+    const big = refs[refAt] as Position['big'];
+    this.big = big === undefined ? undefined : { ...big };
+  }
+
+  /** Puts back what `saveNumbersTo` wrote (the totals numbers then). */
+  restoreNumbers(nums: Float64Array, at: number): void {
     this.netLots = nums[at]!;
     this.buyLots = nums[at + 1]!;
     this.sellLots = nums[at + 2]!;
@@ -283,8 +300,22 @@ export class Position {
     this.head = nums[at + 8]!;
     this.headUsedLots = nums[at + 9]!;
     this.len = nums[at + 10]!;
-    const big = refs[refAt] as Position['big'];
-    this.big = big === undefined ? undefined : { ...big };
+    this.big = undefined;
+  }
+
+  /**
+   * True when a fill of `qtyLots` at `priceTicks` keeps every total a number (`applyFillTicks`'s
+   * own bound, the same doubles) and the trading PnL it realizes, added to `pendingTicks` (the
+   * account's counter of it), stays a safe integer: |realized| ≤ notional + the open cost it
+   * closes. Sums of non-negative terms in doubles: one that passes 2^53 exactly cannot round
+   * below it.
+   */
+  fillStaysNumbers(priceTicks: number, qtyLots: number, pendingTicks: number): boolean {
+    const product = priceTicks * qtyLots;
+    if (this.big !== undefined || !Number.isSafeInteger(product)) return false;
+    const notional = Math.abs(product);
+    const bound = notional + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN);
+    return bound <= Number.MAX_SAFE_INTEGER && notional + this.openCostN + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
   }
 }
 

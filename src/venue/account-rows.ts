@@ -32,6 +32,8 @@ export const PER_MARKET = 11;
 export const PENDING_SAVED = 3;
 /** How many numbers `Account.saveMoney` writes (the market row's open count, lots and margin notional). */
 export const MONEY_SAVED = 3;
+/** How many numbers `Account.saveFillRow` writes: `MONEY_SAVED` and the `PENDING_SAVED` counters. */
+export const FILL_ROW_SAVED = MONEY_SAVED + PENDING_SAVED;
 
 
 /**

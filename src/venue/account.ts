@@ -3,7 +3,7 @@ import type { Position } from '../risk/position.ts';
 import { AccountOpenOrders } from './account-open-orders.ts';
 import { AccountPosition } from './account-position.ts';
 import {
-  APPROX_TERMS, M_COST, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
+  APPROX_TERMS, M_COST, M_MAKER, M_TAKER, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
   T_ORDER_IM, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf,
 } from './account-rows.ts';
 import type { Market } from './market.ts';
@@ -129,9 +129,14 @@ export class Account extends AccountOpenOrders {
     return p;
   }
 
+  /** The position in market `marketIndex` if the account ever traded it. */
+  positionAt(marketIndex: number): AccountPosition | undefined {
+    return this.positionByMarket[marketIndex];
+  }
+
   /** The position in `market` if the account ever traded it. */
   findPosition(market: Market): AccountPosition | undefined {
-    return this.positionByMarket[market.index];
+    return this.positionAt(market.index);
   }
 
   /** Whether `imApprox` (≈ a new order's initial margin) more fits, in doubles: 1 fits, -1 does not, 0 too close to call (`marginFitsApprox`). */
@@ -171,6 +176,39 @@ export class Account extends AccountOpenOrders {
     this.byMarket[m + M_COUNT] = nums[at]!;
     this.byMarket[m + M_LOTS] = nums[at + 1]!;
     this.byMarket[m + M_IM_NOTIONAL] = nums[at + 2]!;
+  }
+
+  /** The realized trading PnL pending as a tick·lot counter in market `marketIndex` (0 before its row exists). */
+  pendingRealizedTicks(marketIndex: number): number {
+    return this.byMarket[marketIndex * PER_MARKET + M_REALIZED] ?? 0;
+  }
+
+  /** Whether a fill of `notionalTicks` adds to the taker's or maker's fee counter of market `marketIndex` without a fold (`countFill`). */
+  feeCounterFits(marketIndex: number, notionalTicks: number, aggressor: boolean): boolean {
+    return Number.isSafeInteger((this.byMarket[marketIndex * PER_MARKET + (aggressor ? M_TAKER : M_MAKER)] ?? 0) + notionalTicks);
+  }
+
+  /**
+   * What a usual fill changes of market `marketIndex`'s row (fill-undo.ts): the open count, lots and
+   * margin notional, then the pending counters, as `FILL_ROW_SAVED` numbers at `nums[at]`.
+   */
+  saveFillRow(marketIndex: number, nums: Float64Array, at: number): void {
+    const m = this.marketRow(marketIndex);
+    const rows = this.byMarket;
+    nums[at] = rows[m + M_COUNT]!;
+    nums[at + 1] = rows[m + M_LOTS]!;
+    nums[at + 2] = rows[m + M_IM_NOTIONAL]!;
+    copyPending(rows, m + M_REALIZED, nums, at + 3);
+  }
+
+  /** Puts back what `saveFillRow` wrote (the position's numbers in the row: `syncPosition`). */
+  restoreFillRow(marketIndex: number, nums: Float64Array, at: number): void {
+    const m = this.marketRow(marketIndex);
+    const rows = this.byMarket;
+    rows[m + M_COUNT] = nums[at]!;
+    rows[m + M_LOTS] = nums[at + 1]!;
+    rows[m + M_IM_NOTIONAL] = nums[at + 2]!;
+    copyPending(nums, at + 3, rows, m + M_REALIZED);
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */

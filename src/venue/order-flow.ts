@@ -5,7 +5,7 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import {
-  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  B_IM_BIG, B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
   ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
@@ -16,6 +16,7 @@ import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
 import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
 import { cancelFast, placeFast } from './order-fast-lane.ts';
+import { saveUsualFill } from './fill-undo.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -220,11 +221,16 @@ export class OrderFlow {
     const s = this.s;
     const store = s.orders;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    // The undo of what a fill changes: the account's money and row, its position, the record.
-    saveAccount(s.log.journal, account, market);
-    savePosition(s.log.journal, account, market);
-    saveRecord(s.log.journal, store, slot);
-    const position = account.positionIn(market);
+    // The undo of what a fill changes: the account's row and position (as numbers for a usual
+    // fill, else with their Money), the record.
+    const j = s.log.journal;
+    const known = account.findPosition(market);
+    if (!saveUsualFill(j, account, known, market, priceTicks, lots, aggressor, !aggressor && store.has(slot, B_IM_BIG))) {
+      saveAccount(j, account, market);
+      savePosition(j, account, market);
+    }
+    saveRecord(j, store, slot);
+    const position = known ?? account.positionIn(market);
     const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
     account.syncPosition(market.index, position.position);
     faultPoint('fill.position');

@@ -8,6 +8,7 @@ import type { Market } from './market.ts';
 import { B_IM_BIG, F_BITS, F_SAVED, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
 import { U_LEVEL, U_PLACE, undoLevel, undoPlace } from './undo-book.ts';
 import { U_REOPEN, U_REOPEN_BIG, U_UNREST, undoReopen, undoRest } from './order-close.ts';
+import { U_FILL, undoUsualFill } from './fill-undo.ts';
 
 export { saveLevelOf, savePlace } from './undo-book.ts';
 import type { UndoJournal } from './undo-journal.ts';
@@ -27,7 +28,7 @@ const U_RECORD = 1;
 const U_ACCOUNT = 2;
 const U_ALLOC = 3;
 // 4 and 5: U_LEVEL and U_PLACE, the books' entries (undo-book.ts); 13–15: an order's rest and
-// close taken back by their inverse (order-close.ts).
+// close taken back by their inverse (order-close.ts); 20: a usual fill's account (fill-undo.ts).
 const U_MARKET = 6;
 const U_POSITION = 7;
 const U_TRADES = 8;
@@ -126,6 +127,8 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return undoReopen(nums, at, refs, r, store, false);
     case U_REOPEN_BIG:
       return undoReopen(nums, at, refs, r, store, true);
+    case U_FILL:
+      return undoUsualFill(nums, at, refs, r);
     case U_TRADES:
       return undoTrades(nums, at, refs, r);
     case U_AVERAGES:

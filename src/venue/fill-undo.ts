@@ -1,0 +1,62 @@
+import type { Account } from './account.ts';
+import type { AccountPosition } from './account-position.ts';
+import type { Market } from './market.ts';
+import type { UndoJournal } from './undo-journal.ts';
+import { FILL_ROW_SAVED } from './account-rows.ts';
+import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
+
+/**
+ * The undo of what a usual fill changes in its account: the market row's open-order and
+ * pending-money numbers and the position's numbers, copied before the fill as one entry of
+ * numbers (`U_FILL`), with no Money. A usual fill is one whose every amount stays a number:
+ * the position's totals (`Position.fillStaysNumbers`), the pending tick·lot counters (no fold
+ * into Money), a whole fee factor, a resting order's margin as price × lots (not `B_IM_BIG`),
+ * and a position that exists already. Any other fill saves the account's and the position's
+ * Money too (`saveAccount`, `savePosition`: undo.ts).
+ *
+ * The entry is written per fill, not once per command: a copy taken just before its fill, so
+ * the journal, running newest first, composes it with any other copy or inverse of the same
+ * account made before or after it in the command (a second fill, a cancel-all, a liquidation's
+ * saves). It marks nothing as saved: a later `saveAccount` of the same account in the same
+ * command still saves the Money this entry leaves out.
+ */
+
+export const U_FILL = 20;
+
+let narrow = true;
+
+/** Test hook: off, every fill saves the account and position whole (the path before, for twin tests). */
+export function setNarrowFillUndo(on: boolean): void {
+  narrow = on;
+}
+
+/**
+ * Writes the `U_FILL` entry of a fill of `lots` at `priceTicks` to `account` in `market` when the
+ * fill is a usual one (see above) and answers true; answers false, writing nothing, otherwise.
+ * `bigMargin`: the order is resting with its margin kept as Money (`B_IM_BIG`).
+ */
+export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): boolean {
+  if (!narrow || p === undefined || bigMargin) return false;
+  if ((aggressor ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
+  const mi = market.index;
+  if (!p.position.fillStaysNumbers(priceTicks, lots, account.pendingRealizedTicks(mi)) || !account.feeCounterFits(mi, priceTicks * lots, aggressor)) return false;
+  const at = j.entry(U_FILL, 1 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
+  const nums = j.nums;
+  nums[at] = mi;
+  account.saveFillRow(mi, nums, at + 1);
+  p.position.saveNumbersTo(nums, at + 1 + FILL_ROW_SAVED, j);
+  // One reference: the position is the account's in market `mi`.
+  j.ref(account);
+  return true;
+}
+
+/** Takes back a usual fill (the journal's entry at `nums[at]`, references from `refs[r]`). */
+export function undoUsualFill(nums: Float64Array, at: number, refs: unknown[], r: number): void {
+  const account = refs[r] as Account;
+  const mi = nums[at]!;
+  const p = account.positionAt(mi)!;
+  account.restoreFillRow(mi, nums, at + 1);
+  p.position.restoreNumbers(nums, at + 1 + FILL_ROW_SAVED);
+  p.forgetCache();
+  account.syncPosition(mi, p.position);
+}
