@@ -1,5 +1,5 @@
 import type { Side } from '../core/types.ts';
-import { COLUMN_SAVED, IntervalColumns, startOf, type Candle } from './candle-columns.ts';
+import { IntervalColumns, OPEN_NUMBERS, O_VOLUME, addToOpen, startOf, type Candle } from './candle-columns.ts';
 
 export type { Candle } from './candle-columns.ts';
 
@@ -40,8 +40,11 @@ export function candleStartSec(sec: number, interval: CandleInterval): number {
   return startOf(sec, CANDLE_INTERVALS[interval]);
 }
 
-/** Numbers `CandleSeries.saveTo` writes. */
-export const CANDLES_SAVED = 1 + INTERVAL_NAMES.length * 6;
+/** The open buckets' numbers of every interval (`CandleSeries.open`). */
+const OPEN_SIZE = INTERVAL_NAMES.length * OPEN_NUMBERS;
+
+/** Numbers `CandleSeries.saveTo` writes: the last trade time, each interval's count, the open buckets. */
+export const CANDLES_SAVED = 1 + INTERVAL_NAMES.length + OPEN_SIZE;
 
 /**
  * The candles of one symbol, for every interval of {@link CANDLE_INTERVALS} at once.
@@ -58,10 +61,21 @@ export class CandleSeries {
    * One column per interval, in `INTERVAL_NAMES` order (an array, not a `Map`: every trade
    * walks all of them, and a `Map`'s entry iterator allocated per step).
    */
-  private readonly columns: IntervalColumns[] = INTERVAL_NAMES.map((name) => new IntervalColumns(CANDLE_INTERVALS[name]));
+  private readonly columns: IntervalColumns[];
+  /**
+   * The open (last) bucket of every interval, `OPEN_NUMBERS` each in `INTERVAL_NAMES` order (see
+   * `IntervalColumns`): a trade within the second of the previous one updates only these, and
+   * the undo copies them as one run.
+   */
+  private readonly open = new Float64Array(OPEN_SIZE);
   /** The `1d` column: its current bucket holds every trade of the other intervals' current buckets. */
-  private readonly day = this.columns[INTERVAL_NAMES.indexOf('1d')]!;
+  private readonly day: IntervalColumns;
   private lastTradeSec: number | undefined;
+
+  constructor() {
+    this.columns = INTERVAL_NAMES.map((name, i) => new IntervalColumns(CANDLE_INTERVALS[name], this.open, i * OPEN_NUMBERS));
+    this.day = this.columns[INTERVAL_NAMES.indexOf('1d')]!;
+  }
 
   /** Time of the latest trade added, Unix seconds, or undefined before the first. */
   get lastTradeTimeSec(): number | undefined {
@@ -82,7 +96,8 @@ export class CandleSeries {
 
   /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: the room is a double past the small integers, boxed when returned). */
   volumeFits(sec: number, qtyLots: number): boolean {
-    return qtyLots <= Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
+    const volume = sec === this.lastTradeSec ? this.open[this.day.o + O_VOLUME]! : this.day.volumeAfter(startOf(sec, this.day.width), 0);
+    return qtyLots <= Number.MAX_SAFE_INTEGER - volume;
   }
 
   /**
@@ -113,6 +128,12 @@ export class CandleSeries {
     // The day's bucket is the fullest (see `volumeRoomLots`): if it fits, every bucket does.
     if (!this.volumeFits(sec, qtyLots)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
     const isBuy = aggressorSide === 'B';
+    if (sec === this.lastTradeSec) {
+      // The same second as the last trade: it lands in every interval's open bucket.
+      const open = this.open;
+      for (let o = 0; o < OPEN_SIZE; o += OPEN_NUMBERS) addToOpen(open, o, priceTicks, qtyLots, isBuy);
+      return;
+    }
     const columns = this.columns;
     for (let i = 0; i < columns.length; i++) {
       const col = columns[i]!;
@@ -122,20 +143,23 @@ export class CandleSeries {
   }
 
   /**
-   * Writes everything a later `addTrade` can change (each interval's last bucket and count, the
-   * last trade time) as `CANDLES_SAVED` numbers at `out[at]`, for the venue's undo of a failed
-   * command (no object per save).
+   * Writes everything a later `addTrade` can change (the last trade time, each interval's count
+   * and the open buckets) as `CANDLES_SAVED` numbers at `out[at]`, for the venue's undo of a
+   * failed command (no object per save).
    */
   saveTo(out: Float64Array, at: number): void {
     out[at] = this.lastTradeSec ?? NaN;
     const columns = this.columns;
-    for (let i = 0; i < columns.length; i++) columns[i]!.saveTo(out, at + 1 + i * COLUMN_SAVED);
+    for (let i = 0; i < columns.length; i++) out[at + 1 + i] = columns[i]!.length;
+    out.set(this.open, at + 1 + columns.length);
   }
 
   /** Puts the candles back as they were when `saveTo` wrote `saved[at]`. */
   restoreFrom(saved: Float64Array, at: number): void {
     const columns = this.columns;
-    for (let i = 0; i < columns.length; i++) columns[i]!.restoreFrom(saved, at + 1 + i * COLUMN_SAVED);
+    for (let i = 0; i < columns.length; i++) columns[i]!.truncate(saved[at + 1 + i]!);
+    const from = at + 1 + columns.length;
+    this.open.set(saved.subarray(from, from + OPEN_SIZE));
     this.lastTradeSec = Number.isNaN(saved[at]) ? undefined : saved[at]!;
   }
 
