@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
-import { CommandFailedError } from '../../src/venue/command-log.ts';
-import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
+import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setFastLane } from '../../src/venue/order-fast-lane.ts';
+import { outcomeFailingAt } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue, money } from './fixtures.ts';
 
 /**
@@ -171,21 +171,7 @@ describe('the fast lane', () => {
             expect(fast.apply(c)).toEqual(general.apply(c));
             continue;
           }
-          const outcome = (twin: ReturnType<typeof make>) => {
-            const steps: string[] = [];
-            setFaultHook((s) => {
-              steps.push(s);
-              if (steps.length === step + 1) throw new InjectedFault(s);
-            });
-            try {
-              return { steps, answer: twin.apply(c), failed: false };
-            } catch (e) {
-              expect(e).toBeInstanceOf(CommandFailedError);
-              return { steps, answer: undefined, failed: true };
-            } finally {
-              setFaultHook(undefined);
-            }
-          };
+          const outcome = (twin: ReturnType<typeof make>) => outcomeFailingAt(step, () => twin.apply(c));
           const a = outcome(fast);
           const b = outcome(general);
           expect(a).toEqual(b);

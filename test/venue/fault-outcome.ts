@@ -1,0 +1,24 @@
+import { expect } from 'vitest';
+import { CommandFailedError } from '../../src/venue/command-log.ts';
+import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
+
+/**
+ * Runs `command` with a fault injected at its fault point number `step` (0-based): the fault
+ * points it passed, its answer, and whether it failed (then as a `CommandFailedError`); for the
+ * property tests that fail one command of a stream on a venue and its twin.
+ */
+export function outcomeFailingAt<T>(step: number, command: () => T): { steps: string[]; answer: T | undefined; failed: boolean } {
+  const steps: string[] = [];
+  setFaultHook((s) => {
+    steps.push(s);
+    if (steps.length === step + 1) throw new InjectedFault(s);
+  });
+  try {
+    return { steps, answer: command(), failed: false };
+  } catch (e) {
+    expect(e).toBeInstanceOf(CommandFailedError);
+    return { steps, answer: undefined, failed: true };
+  } finally {
+    setFaultHook(undefined);
+  }
+}
