@@ -6,13 +6,13 @@ import { FILL_ROW_SAVED } from './account-rows.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 
 /**
- * The undo of what a usual fill changes in its account: the market row's open-order and
- * pending-money numbers and the position's numbers, copied before the fill as one entry of
- * numbers (`U_FILL`), with no Money. A usual fill is one whose every amount stays a number:
+ * The undo of what a usual fill changes in its account and market: the market row's open-order
+ * and pending-money numbers, the position's numbers and the venue's fee counters of the market,
+ * copied before the fill as one entry of numbers (`U_FILL`), with no Money. A usual fill is one whose every amount stays a number:
  * the position's totals (`Position.fillStaysNumbers`), the pending tick·lot counters (no fold
  * into Money), a whole fee factor, a resting order's margin as price × lots (not `B_IM_BIG`),
  * and a position that exists already. Any other fill saves the account's and the position's
- * Money too (`saveAccount`, `savePosition`: undo.ts).
+ * Money too (`saveAccount`, `savePosition`: undo.ts), and the market's state (`touchMarket`).
  *
  * The entry is written per fill, not once per command: a copy taken just before its fill, so
  * the journal, running newest first, composes it with any other copy or inverse of the same
@@ -40,11 +40,15 @@ export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPositi
   if ((aggressor ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
   const mi = market.index;
   if (!p.position.fillStaysNumbers(priceTicks, lots, account.pendingRealizedTicks(mi)) || !account.feeCounterFits(mi, priceTicks * lots, aggressor)) return false;
-  const at = j.entry(U_FILL, 1 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
+  const at = j.entry(U_FILL, 3 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
   const nums = j.nums;
   nums[at] = mi;
-  account.saveFillRow(mi, nums, at + 1);
-  p.position.saveNumbersTo(nums, at + 1 + FILL_ROW_SAVED, j);
+  // The venue's fee counters of the market (`VenueState.collectFeeTicks`): a usual fill is what
+  // changes them, so the market's whole state is not saved for it (`touchMarket`).
+  nums[at + 1] = market.takerFeeTicks;
+  nums[at + 2] = market.makerFeeTicks;
+  account.saveFillRow(mi, nums, at + 3);
+  p.position.saveNumbersTo(nums, at + 3 + FILL_ROW_SAVED, j);
   // One reference: the position is the account's in market `mi`.
   j.ref(account);
   return true;
@@ -55,8 +59,10 @@ export function undoUsualFill(nums: Float64Array, at: number, refs: unknown[], r
   const account = refs[r] as Account;
   const mi = nums[at]!;
   const p = account.positionAt(mi)!;
-  account.restoreFillRow(mi, nums, at + 1);
-  p.position.restoreNumbers(nums, at + 1 + FILL_ROW_SAVED);
+  p.market.takerFeeTicks = nums[at + 1]!;
+  p.market.makerFeeTicks = nums[at + 2]!;
+  account.restoreFillRow(mi, nums, at + 3);
+  p.position.restoreNumbers(nums, at + 3 + FILL_ROW_SAVED);
   p.forgetCache();
   account.syncPosition(mi, p.position);
 }

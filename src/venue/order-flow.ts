@@ -199,7 +199,6 @@ export class OrderFlow {
     const maker = makerOwnerId === EXTERNAL_OWNER ? NO_SLOT : s.orders.slotOf(makerId);
     const tid = s.tradeIds.advance();
     const sec = s.clock.nowSec;
-    s.log.touchMarket(market);
     s.log.touchTrades(market);
     if (maker !== NO_SLOT) this.fill(maker, market, priceTicks, qtyLots, false, tid);
     faultPoint('trade.maker');
@@ -221,13 +220,14 @@ export class OrderFlow {
     const s = this.s;
     const store = s.orders;
     const account = s.accounts[store.field(slot, F_USER)]!;
-    // The undo of what a fill changes: the account's row and position (as numbers for a usual
-    // fill, else with their Money), the record.
+    // The undo of what a fill changes: the account's row and position and the market's fee
+    // counters (as numbers for a usual fill, else with their Money and the market's state), the record.
     const j = s.log.journal;
     const known = account.findPosition(market);
     if (!saveUsualFill(j, account, known, market, priceTicks, lots, aggressor, !aggressor && store.has(slot, B_IM_BIG))) {
       saveAccount(j, account, market);
       savePosition(j, account, market);
+      s.log.touchMarket(market);
     }
     saveRecord(j, store, slot);
     const position = known ?? account.positionIn(market);

@@ -57,14 +57,14 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
 );
 
 /**
- * Three markets (BTC with self-trade prevention; one at ~2^40 ticks; a micro-tick one with fee
+ * Three markets (BTC with self-trade prevention and whole taker and maker fees; one at ~2^40 ticks; a micro-tick one with fee
  * rates of no whole Money factor) and users from poor (liquidated) to rich; `narrow`: whether
  * usual fills are saved as numbers.
  */
 function make(narrow: boolean) {
   const t = makeVenue({
     instruments: [
-      btcConfig({ selfTradePrevention: true }),
+      btcConfig({ selfTradePrevention: true, takerFee: '0.0004', makerFee: '0.0001' }),
       btcConfig({ symbol: 'BIGUSD-PERP', indexPrice: '500000000000', initialMarginPct: '10' }),
       ethConfig({ symbol: 'MICROUSD-PERP', tickSize: '0.000000000000001', indexPrice: '0.000000001', initialMarginPct: '12.3456', takerFee: '0.00033', makerFee: '-0.00011' }),
     ],
