@@ -28,7 +28,12 @@ export function startOf(sec: number, width: number): number {
 }
 
 // The open bucket's numbers of every interval, `OPEN_NUMBERS` per interval side by side in one
-// array (`CandleSeries.open`): high, low, close, volume and buy volume.
+// array (`CandleSeries.open`): high, low, close, volume and buy volume. The finest interval (1 s,
+// at 0) holds its whole open bucket; a coarser one holds the part of its open bucket before the
+// open second (its "base": volume 0 when the bucket began in this second), the rest being the
+// open second's: a trade within the second of the one before it changes five numbers, and the
+// coarser intervals take in the second when the next one begins (`roll`). Buckets nest (every
+// interval divides the next), so the open second always lies in every interval's open bucket.
 export const O_HIGH = 0;
 export const O_LOW = 1;
 export const O_CLOSE = 2;
@@ -36,13 +41,13 @@ export const O_VOLUME = 3;
 export const O_BUY = 4;
 export const OPEN_NUMBERS = 5;
 
-/** Adds a trade to the open bucket at `open[o]` (the trade lands in it). */
-export function addToOpen(open: Float64Array, o: number, price: number, qty: number, isBuy: boolean): void {
-  if (price > open[o + O_HIGH]!) open[o + O_HIGH] = price;
-  if (price < open[o + O_LOW]!) open[o + O_LOW] = price;
-  open[o + O_CLOSE] = price;
-  open[o + O_VOLUME] = open[o + O_VOLUME]! + qty;
-  if (isBuy) open[o + O_BUY] = open[o + O_BUY]! + qty;
+/** Adds a trade to the open second (at 0 in `open`). */
+export function addToSecond(open: Float64Array, price: number, qty: number, isBuy: boolean): void {
+  if (price > open[O_HIGH]!) open[O_HIGH] = price;
+  if (price < open[O_LOW]!) open[O_LOW] = price;
+  open[O_CLOSE] = price;
+  open[O_VOLUME] = open[O_VOLUME]! + qty;
+  if (isBuy) open[O_BUY] = open[O_BUY]! + qty;
 }
 
 /**
@@ -50,8 +55,8 @@ export function addToOpen(open: Float64Array, o: number, price: number, qty: num
  * candle, and `starts` is strictly ascending so ranges are found by binary search.
  * Sell volume is not stored; it is `volume - buyVolume`. 7 numbers per non-empty bucket. The
  * last bucket is the open one: its high, low, close and volumes are the numbers at `open[o]`
- * (shared by all intervals, so a trade updates one typed array and the undo copies it whole),
- * written into the arrays when the next bucket starts.
+ * (with the open second's for a coarser interval, see `O_HIGH`), written into the arrays when
+ * the next bucket starts.
  */
 export class IntervalColumns {
   readonly starts: number[] = [];
@@ -65,7 +70,7 @@ export class IntervalColumns {
   constructor(
     readonly width: number,
     private readonly open: Float64Array,
-    /** Where this interval's open bucket is in `open`. */
+    /** Where this interval's open bucket (or its base) is in `open`: 0 for the finest. */
     readonly o: number,
   ) {}
 
@@ -73,49 +78,88 @@ export class IntervalColumns {
     return this.starts.length;
   }
 
-  /** Start of the open (last) bucket, NaN before the first. */
-  get lastStart(): number {
-    const n = this.starts.length;
-    return n === 0 ? NaN : this.starts[n - 1]!;
+  /** Number `k` (`O_HIGH` … `O_BUY`) of the open bucket: for a coarser interval, its base with the open second. */
+  private openValue(k: number): number {
+    const open = this.open;
+    const o = this.o;
+    if (o === 0) return open[k]!;
+    const empty = open[o + O_VOLUME] === 0;
+    switch (k) {
+      case O_HIGH:
+        return empty ? open[O_HIGH]! : Math.max(open[o + O_HIGH]!, open[O_HIGH]!);
+      case O_LOW:
+        return empty ? open[O_LOW]! : Math.min(open[o + O_LOW]!, open[O_LOW]!);
+      case O_CLOSE:
+        return open[O_CLOSE]!;
+      default:
+        return open[o + k]! + open[k]!;
+    }
   }
 
   /** Volume of the bucket `start` would land in after adding `qty`, for overflow checks. */
   volumeAfter(start: number, qty: number): number {
     const n = this.starts.length;
-    return n > 0 && this.starts[n - 1] === start ? this.open[this.o + O_VOLUME]! + qty : qty;
+    return n > 0 && this.starts[n - 1] === start ? this.openValue(O_VOLUME) + qty : qty;
   }
 
-  add(start: number, price: number, qty: number, isBuy: boolean): void {
-    const n = this.starts.length;
-    if (n > 0 && this.starts[n - 1] === start) return addToOpen(this.open, this.o, price, qty, isBuy);
-    this.startBucket(start, price, qty, isBuy);
-  }
-
-  /** Closes the open bucket (its numbers into the arrays) and opens one at `start` with a first trade. */
-  private startBucket(start: number, price: number, qty: number, isBuy: boolean): void {
-    const open = this.open;
-    const o = this.o;
+  /**
+   * A trade at a new second, in this interval's bucket `start`, at `price` (a coarser interval:
+   * before the finest starts its bucket). The second that ends joins the open bucket's base when
+   * the trade lands in it, else the open bucket closes (its numbers into the arrays) and one
+   * opens at `start` with an empty base.
+   */
+  roll(start: number, price: number): void {
     const n = this.starts.length;
     if (n > 0) {
-      const i = n - 1;
-      this.highs[i] = open[o + O_HIGH]!;
-      this.lows[i] = open[o + O_LOW]!;
-      this.closes[i] = open[o + O_CLOSE]!;
-      this.volumes[i] = open[o + O_VOLUME]!;
-      this.buyVolumes[i] = open[o + O_BUY]!;
+      const open = this.open;
+      const o = this.o;
+      const empty = open[o + O_VOLUME] === 0;
+      open[o + O_HIGH] = empty ? open[O_HIGH]! : Math.max(open[o + O_HIGH]!, open[O_HIGH]!);
+      open[o + O_LOW] = empty ? open[O_LOW]! : Math.min(open[o + O_LOW]!, open[O_LOW]!);
+      open[o + O_CLOSE] = open[O_CLOSE]!;
+      open[o + O_VOLUME] = open[o + O_VOLUME]! + open[O_VOLUME]!;
+      open[o + O_BUY] = open[o + O_BUY]! + open[O_BUY]!;
+      if (this.starts[n - 1] === start) return;
+      this.close(n - 1);
     }
+    this.push(start, price);
+    this.open[this.o + O_VOLUME] = 0;
+    this.open[this.o + O_BUY] = 0;
+  }
+
+  /** The finest interval's bucket `start` opens with a trade (the open one closes). */
+  startSecond(start: number, price: number, qty: number, isBuy: boolean): void {
+    const n = this.starts.length;
+    if (n > 0) this.close(n - 1);
+    this.push(start, price);
+    const open = this.open;
+    open[O_HIGH] = price;
+    open[O_LOW] = price;
+    open[O_CLOSE] = price;
+    open[O_VOLUME] = qty;
+    open[O_BUY] = isBuy ? qty : 0;
+  }
+
+  /** Writes the open bucket's numbers (its base, all of it once `roll` took in the second) into the arrays at `i`. */
+  private close(i: number): void {
+    const open = this.open;
+    const o = this.o;
+    this.highs[i] = open[o + O_HIGH]!;
+    this.lows[i] = open[o + O_LOW]!;
+    this.closes[i] = open[o + O_CLOSE]!;
+    this.volumes[i] = open[o + O_VOLUME]!;
+    this.buyVolumes[i] = open[o + O_BUY]!;
+  }
+
+  /** A new bucket at `start` opened by a trade at `price` (the numbers but the open price are read from `open` while it is open). */
+  private push(start: number, price: number): void {
     this.starts.push(start);
     this.opens.push(price);
     this.highs.push(price);
     this.lows.push(price);
     this.closes.push(price);
-    this.volumes.push(qty);
-    this.buyVolumes.push(isBuy ? qty : 0);
-    open[o + O_HIGH] = price;
-    open[o + O_LOW] = price;
-    open[o + O_CLOSE] = price;
-    open[o + O_VOLUME] = qty;
-    open[o + O_BUY] = isBuy ? qty : 0;
+    this.volumes.push(0);
+    this.buyVolumes.push(0);
   }
 
   /**
@@ -129,16 +173,14 @@ export class IntervalColumns {
 
   candleAt(i: number): Candle {
     const last = i === this.starts.length - 1;
-    const open = this.open;
-    const o = this.o;
-    const volumeLots = last ? open[o + O_VOLUME]! : this.volumes[i]!;
-    const buyVolumeLots = last ? open[o + O_BUY]! : this.buyVolumes[i]!;
+    const volumeLots = last ? this.openValue(O_VOLUME) : this.volumes[i]!;
+    const buyVolumeLots = last ? this.openValue(O_BUY) : this.buyVolumes[i]!;
     return {
       startSec: this.starts[i]!,
       openTicks: this.opens[i]!,
-      highTicks: last ? open[o + O_HIGH]! : this.highs[i]!,
-      lowTicks: last ? open[o + O_LOW]! : this.lows[i]!,
-      closeTicks: last ? open[o + O_CLOSE]! : this.closes[i]!,
+      highTicks: last ? this.openValue(O_HIGH) : this.highs[i]!,
+      lowTicks: last ? this.openValue(O_LOW) : this.lows[i]!,
+      closeTicks: last ? this.openValue(O_CLOSE) : this.closes[i]!,
       volumeLots,
       buyVolumeLots,
       sellVolumeLots: volumeLots - buyVolumeLots,

@@ -1,5 +1,5 @@
 import type { Side } from '../core/types.ts';
-import { IntervalColumns, OPEN_NUMBERS, O_VOLUME, addToOpen, startOf, type Candle } from './candle-columns.ts';
+import { IntervalColumns, OPEN_NUMBERS, addToSecond, startOf, type Candle } from './candle-columns.ts';
 
 export type { Candle } from './candle-columns.ts';
 
@@ -63,14 +63,15 @@ export class CandleSeries {
    */
   private readonly columns: IntervalColumns[];
   /**
-   * The open (last) bucket of every interval, `OPEN_NUMBERS` each in `INTERVAL_NAMES` order (see
-   * `IntervalColumns`): a trade within the second of the previous one updates only these, and
-   * the undo copies them as one run.
+   * The open (last) bucket of every interval, `OPEN_NUMBERS` each in `INTERVAL_NAMES` order (the
+   * coarser ones as a base and the open second: see `O_HIGH`): a trade within the second of the
+   * previous one updates the second's five, and the undo copies them all as one run.
    */
   private readonly open = new Float64Array(OPEN_SIZE);
   /** The `1d` column: its current bucket holds every trade of the other intervals' current buckets. */
   private readonly day: IntervalColumns;
-  private lastTradeSec: number | undefined;
+  /** Time of the latest trade, NaN before the first (a number field: no generic comparison with undefined per trade). */
+  private lastSec = NaN;
 
   constructor() {
     this.columns = INTERVAL_NAMES.map((name, i) => new IntervalColumns(CANDLE_INTERVALS[name], this.open, i * OPEN_NUMBERS));
@@ -79,7 +80,7 @@ export class CandleSeries {
 
   /** Time of the latest trade added, Unix seconds, or undefined before the first. */
   get lastTradeTimeSec(): number | undefined {
-    return this.lastTradeSec;
+    return Number.isNaN(this.lastSec) ? undefined : this.lastSec;
   }
 
   /**
@@ -96,8 +97,7 @@ export class CandleSeries {
 
   /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: the room is a double past the small integers, boxed when returned). */
   volumeFits(sec: number, qtyLots: number): boolean {
-    const volume = sec === this.lastTradeSec ? this.open[this.day.o + O_VOLUME]! : this.day.volumeAfter(startOf(sec, this.day.width), 0);
-    return qtyLots <= Number.MAX_SAFE_INTEGER - volume;
+    return qtyLots <= Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
   }
 
   /**
@@ -122,24 +122,23 @@ export class CandleSeries {
     if (aggressorSide !== 'B' && aggressorSide !== 'S') {
       throw new RangeError(`addTrade: aggressor side ${String(aggressorSide)} is not 'B' or 'S'`);
     }
-    if (this.lastTradeSec !== undefined && sec < this.lastTradeSec) {
-      throw new RangeError(`addTrade: time went back from ${this.lastTradeSec} to ${sec}`);
+    if (sec < this.lastSec) {
+      throw new RangeError(`addTrade: time went back from ${this.lastSec} to ${sec}`);
     }
     // The day's bucket is the fullest (see `volumeRoomLots`): if it fits, every bucket does.
     if (!this.volumeFits(sec, qtyLots)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
     const isBuy = aggressorSide === 'B';
-    if (sec === this.lastTradeSec) {
-      // The same second as the last trade: it lands in every interval's open bucket.
-      const open = this.open;
-      for (let o = 0; o < OPEN_SIZE; o += OPEN_NUMBERS) addToOpen(open, o, priceTicks, qtyLots, isBuy);
-      return;
-    }
+    // The same second as the last trade: it lands in the open second (every interval's open
+    // bucket has it).
+    if (sec === this.lastSec) return addToSecond(this.open, priceTicks, qtyLots, isBuy);
+    // A new second: the coarser intervals take in the second that ends, then the finest opens one.
     const columns = this.columns;
-    for (let i = 0; i < columns.length; i++) {
+    for (let i = columns.length - 1; i >= 1; i--) {
       const col = columns[i]!;
-      col.add(startOf(sec, col.width), priceTicks, qtyLots, isBuy);
+      col.roll(startOf(sec, col.width), priceTicks);
     }
-    this.lastTradeSec = sec;
+    columns[0]!.startSecond(sec, priceTicks, qtyLots, isBuy);
+    this.lastSec = sec;
   }
 
   /**
@@ -148,7 +147,7 @@ export class CandleSeries {
    * failed command (no object per save).
    */
   saveTo(out: Float64Array, at: number): void {
-    out[at] = this.lastTradeSec ?? NaN;
+    out[at] = this.lastSec;
     const columns = this.columns;
     for (let i = 0; i < columns.length; i++) out[at + 1 + i] = columns[i]!.length;
     out.set(this.open, at + 1 + columns.length);
@@ -160,7 +159,7 @@ export class CandleSeries {
     for (let i = 0; i < columns.length; i++) columns[i]!.truncate(saved[at + 1 + i]!);
     const from = at + 1 + columns.length;
     this.open.set(saved.subarray(from, from + OPEN_SIZE));
-    this.lastTradeSec = Number.isNaN(saved[at]) ? undefined : saved[at]!;
+    this.lastSec = saved[at]!;
   }
 
   /**
