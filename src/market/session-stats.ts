@@ -40,13 +40,15 @@ export interface SessionStatsSnapshot {
  */
 export class SessionStats {
   private readonly offsetSec: number;
-  private sessionIndex: number | undefined;
-  private latestSec: number | undefined;
-  private lastTicks: number | undefined;
-  private lastQtyLots: number | undefined;
-  private openTicks: number | undefined;
-  private highTicks: number | undefined;
-  private lowTicks: number | undefined;
+  // NaN stands for "none yet" (numbers only: saving and restoring them for the venue's undo and
+  // its trade rows, twice a trade, copies numbers without a check for undefined).
+  private sessionIndex = NaN;
+  private latestSec = NaN;
+  private lastTicks = NaN;
+  private lastQtyLots = NaN;
+  private openTicks = NaN;
+  private highTicks = NaN;
+  private lowTicks = NaN;
   private volumeLots = 0;
   /** Set while listeners are told of a past trade: `snapshot()` then shows the stats as of it. */
   private shown: SessionStatsSnapshot | undefined = undefined;
@@ -70,18 +72,18 @@ export class SessionStats {
 
   /** Start of the current session, Unix seconds, or undefined before any trade or roll. */
   get currentSessionStartSec(): number | undefined {
-    return this.sessionIndex === undefined ? undefined : this.sessionIndex * SECONDS_PER_DAY + this.offsetSec;
+    return Number.isNaN(this.sessionIndex) ? undefined : this.sessionIndex * SECONDS_PER_DAY + this.offsetSec;
   }
 
   /** Lots a trade at `sec` could still add without the session volume passing `Number.MAX_SAFE_INTEGER`. */
   volumeRoomLots(sec: number): number {
-    const newSession = this.sessionIndex === undefined || this.indexOf(sec) > this.sessionIndex;
+    const newSession = !(this.indexOf(sec) <= this.sessionIndex);
     return Number.MAX_SAFE_INTEGER - (newSession ? 0 : this.volumeLots);
   }
 
   /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: no boxed double returned). */
   volumeFits(sec: number, qtyLots: number): boolean {
-    const newSession = this.sessionIndex === undefined || this.indexOf(sec) > this.sessionIndex;
+    const newSession = !(this.indexOf(sec) <= this.sessionIndex);
     return qtyLots <= Number.MAX_SAFE_INTEGER - (newSession ? 0 : this.volumeLots);
   }
 
@@ -105,16 +107,17 @@ export class SessionStats {
       throw new RangeError(`addTrade: qtyLots ${qtyLots} must be a positive safe integer`);
     }
     const index = this.indexOf(sec);
-    const newSession = this.sessionIndex === undefined || index > this.sessionIndex;
+    // A later session, or none yet (NaN compares false).
+    const newSession = !(index <= this.sessionIndex);
     const volume = (newSession ? 0 : this.volumeLots) + qtyLots;
     if (!Number.isSafeInteger(volume)) throw new RangeError('addTrade: session volume would exceed Number.MAX_SAFE_INTEGER');
     if (newSession) this.startSession(index);
     this.latestSec = sec;
     this.lastTicks = priceTicks;
     this.lastQtyLots = qtyLots;
-    if (this.openTicks === undefined) this.openTicks = priceTicks;
-    if (this.highTicks === undefined || priceTicks > this.highTicks) this.highTicks = priceTicks;
-    if (this.lowTicks === undefined || priceTicks < this.lowTicks) this.lowTicks = priceTicks;
+    if (Number.isNaN(this.openTicks)) this.openTicks = priceTicks;
+    if (!(priceTicks <= this.highTicks)) this.highTicks = priceTicks;
+    if (!(priceTicks >= this.lowTicks)) this.lowTicks = priceTicks;
     this.volumeLots = volume;
   }
 
@@ -131,7 +134,7 @@ export class SessionStats {
     this.checkTime('rollTo', sec);
     this.latestSec = sec;
     const index = this.indexOf(sec);
-    if (this.sessionIndex !== undefined && index <= this.sessionIndex) return false;
+    if (index <= this.sessionIndex) return false;
     this.startSession(index);
     return true;
   }
@@ -140,11 +143,11 @@ export class SessionStats {
   snapshot(): SessionStatsSnapshot {
     if (this.shown !== undefined) return { ...this.shown };
     return {
-      lastTicks: this.lastTicks,
-      lastQtyLots: this.lastQtyLots,
-      openTicks: this.openTicks,
-      highTicks: this.highTicks,
-      lowTicks: this.lowTicks,
+      lastTicks: orUndefined(this.lastTicks),
+      lastQtyLots: orUndefined(this.lastQtyLots),
+      openTicks: orUndefined(this.openTicks),
+      highTicks: orUndefined(this.highTicks),
+      lowTicks: orUndefined(this.lowTicks),
       volumeLots: this.volumeLots,
     };
   }
@@ -156,11 +159,11 @@ export class SessionStats {
    */
   writeSnapshot(out: Float64Array, at: number): void {
     const s = this.shown;
-    out[at] = (s === undefined ? this.lastTicks : s.lastTicks) ?? NaN;
-    out[at + 1] = (s === undefined ? this.lastQtyLots : s.lastQtyLots) ?? NaN;
-    out[at + 2] = (s === undefined ? this.openTicks : s.openTicks) ?? NaN;
-    out[at + 3] = (s === undefined ? this.highTicks : s.highTicks) ?? NaN;
-    out[at + 4] = (s === undefined ? this.lowTicks : s.lowTicks) ?? NaN;
+    out[at] = s === undefined ? this.lastTicks : (s.lastTicks ?? NaN);
+    out[at + 1] = s === undefined ? this.lastQtyLots : (s.lastQtyLots ?? NaN);
+    out[at + 2] = s === undefined ? this.openTicks : (s.openTicks ?? NaN);
+    out[at + 3] = s === undefined ? this.highTicks : (s.highTicks ?? NaN);
+    out[at + 4] = s === undefined ? this.lowTicks : (s.lowTicks ?? NaN);
     out[at + 5] = s === undefined ? this.volumeLots : s.volumeLots;
   }
 
@@ -178,33 +181,33 @@ export class SessionStats {
    * `out[at]` (undefined as NaN), for the venue's undo of a failed command (no object per save).
    */
   saveTo(out: Float64Array, at: number): void {
-    out[at] = this.sessionIndex ?? NaN;
-    out[at + 1] = this.latestSec ?? NaN;
-    out[at + 2] = this.lastTicks ?? NaN;
-    out[at + 3] = this.lastQtyLots ?? NaN;
-    out[at + 4] = this.openTicks ?? NaN;
-    out[at + 5] = this.highTicks ?? NaN;
-    out[at + 6] = this.lowTicks ?? NaN;
+    out[at] = this.sessionIndex;
+    out[at + 1] = this.latestSec;
+    out[at + 2] = this.lastTicks;
+    out[at + 3] = this.lastQtyLots;
+    out[at + 4] = this.openTicks;
+    out[at + 5] = this.highTicks;
+    out[at + 6] = this.lowTicks;
     out[at + 7] = this.volumeLots;
   }
 
   /** Puts back what `saveTo` wrote at `saved[at]`. */
   restoreFrom(saved: Float64Array, at: number): void {
-    this.sessionIndex = orUndefined(saved[at]!);
-    this.latestSec = orUndefined(saved[at + 1]!);
-    this.lastTicks = orUndefined(saved[at + 2]!);
-    this.lastQtyLots = orUndefined(saved[at + 3]!);
-    this.openTicks = orUndefined(saved[at + 4]!);
-    this.highTicks = orUndefined(saved[at + 5]!);
-    this.lowTicks = orUndefined(saved[at + 6]!);
+    this.sessionIndex = saved[at]!;
+    this.latestSec = saved[at + 1]!;
+    this.lastTicks = saved[at + 2]!;
+    this.lastQtyLots = saved[at + 3]!;
+    this.openTicks = saved[at + 4]!;
+    this.highTicks = saved[at + 5]!;
+    this.lowTicks = saved[at + 6]!;
     this.volumeLots = saved[at + 7]!;
   }
 
   private startSession(index: number): void {
     this.sessionIndex = index;
-    this.openTicks = undefined;
-    this.highTicks = undefined;
-    this.lowTicks = undefined;
+    this.openTicks = NaN;
+    this.highTicks = NaN;
+    this.lowTicks = NaN;
     this.volumeLots = 0;
   }
 
@@ -214,7 +217,7 @@ export class SessionStats {
 
   private checkTime(what: string, sec: number): void {
     if (!Number.isSafeInteger(sec)) throw new RangeError(`${what}: sec ${sec} is not a safe integer`);
-    if (this.latestSec !== undefined && sec < this.latestSec) {
+    if (sec < this.latestSec) {
       throw new RangeError(`${what}: time went back from ${this.latestSec} to ${sec}`);
     }
   }
