@@ -4,16 +4,23 @@ import type { TrackedPort } from './tracked-port.ts';
 
 /**
  * `runEvents` over a port that counts its settlements with the `drain` rule, without a promise
- * per drain: the loop is two functions made once, handed to Node's queues.
+ * or a tick per drain where Node offers a synchronous microtask checkpoint
+ * (`microtask-checkpoint.ts`), else without a promise per drain.
  *
  * `step` always runs in a microtask. It runs events until one may have queued the strategy's
- * microtasks (`TrackedPort.mayContinue`), then queues `afterDrain` with `process.nextTick`: Node
- * runs ticks only once V8's microtask queue is empty (`drainMicrotasks` says why), so every
- * continuation of the strategy's, chains included, has run when `afterDrain` runs. It queues
- * `step` as a microtask again: a tick queued from a tick would run before the microtasks
- * queued meanwhile, so the loop never steps the clock from a tick. Same order as awaiting
- * `drainMicrotasks` after each such event (which resumes the runner from a microtask queued in
- * a tick, as here), without the two promises, their reactions and the async function's resumptions.
+ * microtasks (`TrackedPort.mayContinue`), then waits for V8's queue to run dry, chains
+ * included, before the next event:
+ * - With the checkpoint: it leaves the microtask with one `setImmediate` (a macrotask, the
+ *   reference rule's own step) and the loop goes on in `runChecked`, outside any microtask,
+ *   where each drain is one call to the checkpoint: it runs V8's queue dry (every continuation,
+ *   however long its chain), then Node's ticks and the microtasks they queue, and returns. The
+ *   same order as a tick (below), without the tick's object (its computed keys made each one
+ *   ~5 k instructions, most of what a drain cost) and the reaction that stepped again.
+ * - Without: it queues `afterDrain` with `process.nextTick`: Node runs ticks only once V8's
+ *   microtask queue is empty (`drainMicrotasks` says why), so every continuation has run when
+ *   `afterDrain` runs. It queues `step` as a microtask again: a tick queued from a tick would
+ *   run before the microtasks queued meanwhile, so the loop never steps the clock from a tick.
+ * Both keep the order of awaiting `drainMicrotasks` after each such event, without its promises.
  */
 const RESOLVED = Promise.resolve();
 
@@ -30,6 +37,8 @@ export class DrainLoop {
     private readonly fail: (port: TrackedPort) => Error,
     private readonly resolve: (events: number) => void,
     private readonly reject: (error: unknown) => void,
+    /** Node's synchronous checkpoint, or undefined for the tick per drain (tests compare both). */
+    private readonly checkpoint: (() => void) | undefined,
   ) {
     this.nextProgress = progressEvery;
   }
@@ -49,8 +58,9 @@ export class DrainLoop {
     }
     this.n += ran;
     if (ran === 0) this.resolve(this.n);
-    else if (port.mayContinue()) process.nextTick(this.afterDrain);
-    else this.settled();
+    else if (!port.mayContinue()) this.settled();
+    else if (this.checkpoint !== undefined) setImmediate(this.afterTurnDrained);
+    else process.nextTick(this.afterDrain);
   };
 
   /** Every continuation ran (see the class). */
@@ -81,6 +91,56 @@ export class DrainLoop {
       this.reject(e);
       return;
     }
-    void RESOLVED.then(this.step);
+    if (this.checkpoint !== undefined) this.runChecked();
+    else void RESOLVED.then(this.step);
   };
+
+  /** A macrotask after `step`'s first drain: every continuation ran (as after a tick). */
+  private readonly afterTurnDrained = (): void => {
+    this.port.drained();
+    if (this.port.errors.length > 0) this.reject(this.fail(this.port));
+    else this.runChecked();
+  };
+
+  /**
+   * The loop outside any microtask (in a macrotask), up to the next progress turn: each event
+   * that may have queued the strategy's microtasks is followed by the checkpoint, which runs
+   * them all before the next event.
+   */
+  private runChecked(): void {
+    const { clock, port, done } = this;
+    const checkpoint = this.checkpoint!;
+    const until = this.nextProgress;
+    let n = this.n;
+    let idle = false;
+    try {
+      for (;;) {
+        if (done() || !clock.step()) {
+          idle = true;
+          break;
+        }
+        n++;
+        if (port.mayContinue()) {
+          checkpoint();
+          port.drained();
+          if (port.errors.length > 0) {
+            this.n = n;
+            this.reject(this.fail(port));
+            return;
+          }
+        }
+        if (n >= until) break;
+      }
+    } catch (e) {
+      this.reject(e);
+      return;
+    }
+    this.n = n;
+    if (idle) {
+      this.resolve(n);
+      return;
+    }
+    this.nextProgress = n + this.progressEvery;
+    setImmediate(this.afterTurn);
+  }
 }

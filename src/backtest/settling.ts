@@ -2,6 +2,7 @@ import { formatTimestampNs } from '../core/time.ts';
 import type { SimClock } from '../clock/sim-clock.ts';
 import type { TimeNs } from '../core/types.ts';
 import { DrainLoop } from './drain-loop.ts';
+import { microtaskCheckpoint } from './microtask-checkpoint.ts';
 import { oneLine } from './strategy-module.ts';
 import type { TrackedPort } from './tracked-port.ts';
 
@@ -14,8 +15,10 @@ export class BacktestError extends Error {}
  *   (`TrackedPort.mayContinue`), one `drainMicrotasks`; no event-loop turn.
  * - `every-event`: a macrotask (`setImmediate`) after every event, the plainest order-keeping
  *   rule and the slowest; the reference the tests compare `drain` with.
+ * - `drain-tick`: `drain` with a `process.nextTick` per drain even where Node offers a
+ *   synchronous microtask checkpoint (`microtask-checkpoint.ts`): the tests' twin.
  */
-export type Settling = 'drain' | 'every-event';
+export type Settling = 'drain' | 'drain-tick' | 'every-event';
 
 /** Events between progress reports (and the longest run of events between two awaits). */
 export const PROGRESS_EVERY = 1 << 16;
@@ -23,11 +26,12 @@ export const PROGRESS_EVERY = 1 << 16;
 /**
  * Steps the clock until `done()`, settling the strategy's async work after each event that
  * needs it. Call it from a microtask (after an `await`). Over a port that counts its settlements
- * with `drain`, the loop of `drain-loop.ts` (no promise per drain); else the loop below.
+ * with `drain` (or `drain-tick`), the loop of `drain-loop.ts` (no promise per drain); else the loop below.
  */
 export function runEvents(clock: SimClock, port: TrackedPort, settling: Settling, done: () => boolean, onProgress?: (tNs: TimeNs) => void): Promise<number> {
-  if (settling === 'drain' && port.knowsSettlements) {
-    return new Promise((resolve, reject) => new DrainLoop(clock, port, done, PROGRESS_EVERY, onProgress, failure, resolve, reject).step());
+  if (settling !== 'every-event' && port.knowsSettlements) {
+    const checkpoint = settling === 'drain' ? microtaskCheckpoint : undefined;
+    return new Promise((resolve, reject) => new DrainLoop(clock, port, done, PROGRESS_EVERY, onProgress, failure, resolve, reject, checkpoint).step());
   }
   return runEventsAwaiting(clock, port, settling, done, onProgress);
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fillsCsv } from '../../src/backtest/report.ts';
 import { runBacktest, type BacktestResult } from '../../src/backtest/runner.ts';
+import { microtaskCheckpoint } from '../../src/backtest/microtask-checkpoint.ts';
 import { drainMicrotasks, type Settling } from '../../src/backtest/settling.ts';
 import { TickSize } from '../../src/core/price.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
@@ -180,12 +181,37 @@ describe('the runner settling a strategy between events', () => {
     expect(reached).toEqual([500, 20, 500]);
   });
 
+  it('offers a synchronous checkpoint under this Node, which from a macrotask runs every chain and tick to the end', async () => {
+    // The drain loop uses it when it is there: without it, the properties below would test the tick per drain only.
+    expect(microtaskCheckpoint).toBeTypeOf('function');
+    const reached: string[] = [];
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const chain = async (depth: number): Promise<void> => {
+          for (let i = 0; i < depth; i++) await null;
+          reached.push(`chain ${depth}`);
+        };
+        void chain(500);
+        process.nextTick(() => void chain(3).then(() => reached.push('after the tick')));
+        microtaskCheckpoint!();
+        reached.push('returned');
+        resolve();
+      }),
+    );
+    // Ticks pending at the call run before the microtasks (Node's order in `processTicksAndRejections`);
+    // what matters to the runner is that everything ran before it returned.
+    expect(reached).toEqual(['chain 3', 'after the tick', 'chain 500', 'returned']);
+  });
+
   it('runs random async strategies exactly as a macrotask after every event would', async () => {
     let traded = 0;
     await fc.assert(
       fc.asyncProperty(plans, async (plan) => {
         const fast = await backtest(plan, 'drain');
         const reference = await backtest(plan, 'every-event');
+        const ticked = await backtest(plan, 'drain-tick');
+        expect(ticked.log).toEqual(reference.log);
+        expect(ticked.result.stateHash).toBe(reference.result.stateHash);
         expect(fast.log).toEqual(reference.log);
         expect(fillsCsv(fast.result)).toBe(fillsCsv(reference.result));
         expect(fast.result.final).toEqual(reference.result.final);
@@ -202,6 +228,9 @@ describe('the runner settling a strategy between events', () => {
     const run = (settling: Settling) => runBacktest(marketMaker(paramsSchema.parse({ halfSpreadTicks: 2 })), { scenario: loadScenario('default'), seed: 5, durationNs: 90n * S, stopGraceNs: S, settling });
     const fast = await run('drain');
     const reference = await run('every-event');
+    const ticked = await run('drain-tick');
+    expect(fillsCsv(ticked)).toBe(fillsCsv(reference));
+    expect(ticked.stateHash).toBe(reference.stateHash);
     expect(fast.fills.length).toBeGreaterThan(5);
     expect(fillsCsv(fast)).toBe(fillsCsv(reference));
     expect(fast.orders).toEqual(reference.orders);
