@@ -24,13 +24,16 @@ export const COMMAND_ROLLED_BACK = 'command not applied: an internal failure sto
 
 // Outbox entry kinds: an announcement to the listeners' hook of that name, a trade, a book change.
 // Order events have no entry: their rows are in order already, and each entry notes how many
-// rows came before it. An entry is numbers only (`ENTRY`: kind, market index or announcement,
+// rows came before it. An entry is numbers only (`Box.Entry` of them: kind, market index or announcement,
 // trade row, rows before), so writing one stores no reference (no write barrier); an
 // announcement's hook and arguments wait in `announced`.
-const ANNOUNCE = 1;
-const TRADE = 2;
-const BOOK = 3;
-const ENTRY = 4;
+// (A const enum: literals in the code, where a module constant costs a load and a check per use.)
+const enum Box {
+  Announce = 1,
+  Trade = 2,
+  Book = 3,
+  Entry = 4,
+}
 
 /**
  * Makes every venue command all-or-nothing. While a command runs, each change to venue state
@@ -56,7 +59,7 @@ export class CommandLog {
   /** The one trade that delivery loads each kept trade row into. */
   private readonly tradeCursor: TradeCursor;
   /** Flat outbox: kind, the market's index (a trade, a book change) or where the announcement is in `announced`, a trade's row, order event rows before it. */
-  private outbox = new Float64Array(16 * ENTRY);
+  private outbox = new Float64Array(16 * Box.Entry);
   /** Numbers in use in `outbox`. */
   private outboxLength = 0;
   /** The announcements of the outbox: hook, first argument, second argument. */
@@ -132,7 +135,7 @@ export class CommandLog {
 
   /** A book changed: its listeners hear it after the command (a kind of its own: no hook looked up by name). */
   bookChanged(market: Market): void {
-    this.push(BOOK, market.index, 0);
+    this.push(Box.Book, market.index, 0);
   }
 
   announce(hook: keyof VenueListener, a: unknown, b: unknown): void {
@@ -142,7 +145,7 @@ export class CommandLog {
     refs[k + 1] = a;
     refs[k + 2] = b;
     this.announcedLength = k + 3;
-    this.push(ANNOUNCE, k, 0);
+    this.push(Box.Announce, k, 0);
   }
 
   /**
@@ -151,7 +154,7 @@ export class CommandLog {
    * the order it happened. `maker` / `taker`: order slots, `NO_SLOT` for an external side.
    */
   tradeRow(market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
-    this.push(TRADE, market.index, this.trades.length);
+    this.push(Box.Trade, market.index, this.trades.length);
     this.trades.add(tradeNumber, sec, nanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId, market.stats);
   }
 
@@ -169,13 +172,13 @@ export class CommandLog {
 
   private push(kind: number, which: number, row: number): void {
     const n = this.outboxLength;
-    if (n + ENTRY > this.outbox.length) this.outbox = grown(this.outbox, n + ENTRY);
+    if (n + Box.Entry > this.outbox.length) this.outbox = grown(this.outbox, n + Box.Entry);
     const box = this.outbox;
     box[n] = kind;
     box[n + 1] = which;
     box[n + 2] = row;
     box[n + 3] = this.events.length;
-    this.outboxLength = n + ENTRY;
+    this.outboxLength = n + Box.Entry;
   }
 
   /** Starts a command: notes the counters it may advance. */
@@ -242,18 +245,18 @@ export class CommandLog {
     const end = this.outboxLength;
     let e = 0;
     try {
-      for (let i = 0; ; i += ENTRY) {
+      for (let i = 0; ; i += Box.Entry) {
         // The order events before this entry (after the last one: the rest), then the entry.
         const last = i >= end;
         const before = last ? events.length : box[i + 3]!;
         if (e < before) e = this.deliverEvents(listeners.order, e, before);
         if (last) break;
         const kind = box[i];
-        if (kind === BOOK) {
+        if (kind === Box.Book) {
           const market = this.counters.markets[box[i + 1]!]!;
           const book = listeners.book;
           for (let l = 0; l < book.length; l++) book[l]!.bookChanged!(market);
-        } else if (kind === TRADE) {
+        } else if (kind === Box.Trade) {
           const market = this.counters.markets[box[i + 1]!]!;
           const row = box[i + 2]!;
           // `snapshot()` copies what is shown, so one object serves every trade.

@@ -1,7 +1,7 @@
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, B_SELL, B_SIDE, F_BITS, F_MARKET, F_PRICE, F_QTY, F_FILLED, F_SEQ, F_USER, STRIDE, type OrderStore } from './order-store.ts';
+import type { OrderStore } from './order-store.ts';
 import { saveLevelOf } from './undo-book.ts';
 import type { VenueState } from './venue-state.ts';
 import type { BookEvents } from '../book/book-events.ts';
@@ -22,11 +22,34 @@ import type { BookEvents } from '../book/book-events.ts';
  * account or record made before or after it in the command.
  */
 
-// Journal opcodes of this file (undo.ts's `undoEntry` dispatches them here).
-export const U_UNREST = 13;
-export const U_REOPEN = 14;
+/**
+ * Journal opcodes of this file (undo.ts's `undoEntry` dispatches them here) and the record
+ * layout of order-record.ts this file reads, as literals (imported constants cost a load and a
+ * check at every use in optimized code: see `Rec` in order-store.ts; test/venue/record-layout
+ * checks they agree).
+ */
+export const enum Op {
+  Unrest = 13,
+  Reopen = 14,
+  ReopenBig = 15,
+}
+export const enum Rec {
+  User = 0,
+  Bits = 1,
+  Price = 2,
+  Qty = 3,
+  Filled = 4,
+  Market = 7,
+  Seq = 8,
+  Stride = 12,
+  Sell = 1,
+  ImBig = 32,
+  SideUsed = 64,
+}
+export const U_UNREST = Op.Unrest;
+export const U_REOPEN = Op.Reopen;
 /** `U_REOPEN` of an order whose margin was Money kept with it (`B_IM_BIG`): one reference more. */
-export const U_REOPEN_BIG = 15;
+export const U_REOPEN_BIG = Op.ReopenBig;
 
 /** The order in `slot` (new in this command) rests with `unfilledLots`: counted in its account's row of `market`. */
 export function restOrder(s: VenueState, account: Account, slot: number, market: Market, unfilledLots: number): void {
@@ -34,7 +57,7 @@ export function restOrder(s: VenueState, account: Account, slot: number, market:
   s.openOrders++;
   market.levelLotsBound += unfilledLots;
   const j = s.log.journal;
-  const at = j.entry(U_UNREST, 3);
+  const at = j.entry(Op.Unrest, 3);
   j.nums[at] = slot;
   j.nums[at + 1] = market.index;
   j.nums[at + 2] = unfilledLots;
@@ -44,9 +67,9 @@ export function restOrder(s: VenueState, account: Account, slot: number, market:
 /** Cancels the resting order in `slot` on its book (`events`: the book's, cleared), saving its place there first (the undo puts it back). */
 export function takeOffBook(s: VenueState, slot: number, market: Market, events: BookEvents): void {
   const d = s.orders.data;
-  const o = slot * STRIDE;
-  const seq = d[o + F_SEQ]!;
-  saveLevelOf(s.log.journal, market.book, seq, d[o + F_USER]!, (d[o + F_BITS]! & B_SELL) !== 0 ? 'S' : 'B', d[o + F_PRICE]!, d[o + F_QTY]! - d[o + F_FILLED]!);
+  const o = slot * Rec.Stride;
+  const seq = d[o + Rec.Seq]!;
+  saveLevelOf(s.log.journal, market.book, seq, d[o + Rec.User]!, (d[o + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B', d[o + Rec.Price]!, d[o + Rec.Qty]! - d[o + Rec.Filled]!);
   market.book.cancelInto(seq, events);
 }
 
@@ -54,16 +77,16 @@ export function takeOffBook(s: VenueState, slot: number, market: Market, events:
 export function closeResting(s: VenueState, slot: number, state: number): void {
   const store = s.orders;
   const d = store.data;
-  const o = slot * STRIDE;
-  const bits = d[o + F_BITS]!;
-  const marketIndex = d[o + F_MARKET]!;
-  const unfilledLots = d[o + F_QTY]! - d[o + F_FILLED]!;
-  const big = (bits & B_IM_BIG) !== 0;
+  const o = slot * Rec.Stride;
+  const bits = d[o + Rec.Bits]!;
+  const marketIndex = d[o + Rec.Market]!;
+  const unfilledLots = d[o + Rec.Qty]! - d[o + Rec.Filled]!;
+  const big = (bits & Rec.ImBig) !== 0;
   const reserved = big ? store.reservedIm[slot]! : 0n;
-  const account = s.accounts[d[o + F_USER]!]!;
+  const account = s.accounts[d[o + Rec.User]!]!;
   endRest(s, account, slot, state, marketIndex, unfilledLots);
   const j = s.log.journal;
-  const at = j.entry(big ? U_REOPEN_BIG : U_REOPEN, 4);
+  const at = j.entry(big ? Op.ReopenBig : Op.Reopen, 4);
   j.nums[at] = slot;
   j.nums[at + 1] = bits;
   j.nums[at + 2] = marketIndex;
@@ -82,8 +105,8 @@ export function endRest(
   account: Account,
   slot: number,
   state: number,
-  marketIndex = s.orders.field(slot, F_MARKET),
-  unfilledLots = s.orders.field(slot, F_QTY) - s.orders.field(slot, F_FILLED),
+  marketIndex = s.orders.field(slot, Rec.Market),
+  unfilledLots = s.orders.field(slot, Rec.Qty) - s.orders.field(slot, Rec.Filled),
 ): void {
   s.orders.setState(slot, state);
   account.removeOpenOrder(s.orders, slot, marketIndex, unfilledLots);
@@ -98,8 +121,8 @@ export function undoRest(nums: Float64Array, at: number, refs: unknown[], r: num
 /** Takes back `closeResting`: the record's state and flags, the account's counts and margin. */
 export function undoReopen(nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore, big: boolean): void {
   const slot = nums[at]!;
-  const o = slot * STRIDE + F_BITS;
+  const o = slot * Rec.Stride + Rec.Bits;
   // A side array written during the failed command keeps its flag, as in `restoreRecord`.
-  store.data[o] = nums[at + 1]! | (store.data[o]! & B_SIDE);
+  store.data[o] = nums[at + 1]! | (store.data[o]! & Rec.SideUsed);
   (refs[r] as Account).reopenOrder(store, slot, nums[at + 2]!, nums[at + 3]!, big ? (refs[r + 1] as Money) : undefined);
 }

@@ -3,9 +3,28 @@ import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { OrderEventRows, ROW, R_AGGRESSOR, R_EID, R_FILL_LOTS, R_FILL_PRICE, R_FILLED, R_KIND, R_OID, R_REASON, R_SLOT, R_STATE, R_TID, R_TN, R_TS, R_USER, TYPE_OF_CODE } from './order-event-rows.ts';
+import { OrderEventRows, TYPE_OF_CODE } from './order-event-rows.ts';
 
 export type OrderFeedType = OrderFeed['t'];
+
+/** `Row` of order-event-rows.ts, the cursor's copy as literals (test/venue/record-layout checks they agree). */
+export const enum At {
+  User = 0,
+  Slot = 1,
+  Eid = 2,
+  Ts = 3,
+  Tn = 4,
+  Tid = 5,
+  FillLots = 6,
+  FillPrice = 7,
+  Aggressor = 8,
+  Filled = 9,
+  State = 10,
+  Kind = 11,
+  Size = 12,
+  Reason = 256,
+  Oid = 512,
+}
 
 /** What a cursor reads before its first `load`. */
 const EMPTY_ROWS = new OrderEventRows();
@@ -38,74 +57,74 @@ export class OrderEvent {
   load(rows: OrderEventRows, i: number): this {
     if (this.rows !== rows) this.rows = rows;
     this.i = i;
-    this.o = i * ROW;
+    this.o = i * At.Size;
     this.built = undefined;
     return this;
   }
 
   get t(): OrderFeedType {
-    return TYPE_OF_CODE[this.rows.nums[this.o + R_KIND]! & 255]!;
+    return TYPE_OF_CODE[this.rows.nums[this.o + At.Kind]! & 255]!;
   }
 
   get userId(): number {
-    return this.rows.nums[this.o + R_USER]!;
+    return this.rows.nums[this.o + At.User]!;
   }
 
   /** The order's slot in the store (-1 for `e`, which names an id, not an order). */
   get slot(): number {
-    return this.rows.nums[this.o + R_SLOT]!;
+    return this.rows.nums[this.o + At.Slot]!;
   }
 
   /** Execution id (0 for `e`). */
   get eid(): number {
-    return this.rows.nums[this.o + R_EID]!;
+    return this.rows.nums[this.o + At.Eid]!;
   }
 
   get ts(): number {
-    return this.rows.nums[this.o + R_TS]!;
+    return this.rows.nums[this.o + At.Ts]!;
   }
 
   get tn(): number {
-    return this.rows.nums[this.o + R_TN]!;
+    return this.rows.nums[this.o + At.Tn]!;
   }
 
   /** `r` of j / e, `xr` of c. */
   get reason(): RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined {
-    return this.has(R_REASON) ? this.rows.reasons[this.i] : undefined;
+    return this.has(At.Reason) ? this.rows.reasons[this.i] : undefined;
   }
 
   get text(): string | undefined {
-    return this.has(R_REASON) ? this.rows.texts[this.i] : undefined;
+    return this.has(At.Reason) ? this.rows.texts[this.i] : undefined;
   }
 
   /** Fill details of p / f. */
   get tid(): number {
-    return this.rows.nums[this.o + R_TID]!;
+    return this.rows.nums[this.o + At.Tid]!;
   }
 
   get fillLots(): number {
-    return this.rows.nums[this.o + R_FILL_LOTS]!;
+    return this.rows.nums[this.o + At.FillLots]!;
   }
 
   get fillPriceTicks(): number {
-    return this.rows.nums[this.o + R_FILL_PRICE]!;
+    return this.rows.nums[this.o + At.FillPrice]!;
   }
 
   get aggressor(): boolean {
-    return this.rows.nums[this.o + R_AGGRESSOR] === 1;
+    return this.rows.nums[this.o + At.Aggressor] === 1;
   }
 
   private has(bit: number): boolean {
-    return (this.rows.nums[this.o + R_KIND]! & bit) !== 0;
+    return (this.rows.nums[this.o + At.Kind]! & bit) !== 0;
   }
 
   // The order's filled lots and state as of the event (-1 for `e`: then the record's own).
   private get filledThen(): number {
-    return this.rows.nums[this.o + R_FILLED]!;
+    return this.rows.nums[this.o + At.Filled]!;
   }
 
   private get stateThen(): number {
-    return this.rows.nums[this.o + R_STATE]!;
+    return this.rows.nums[this.o + At.State]!;
   }
 
   /**
@@ -114,7 +133,7 @@ export class OrderEvent {
    * counts events by type) costs no string per such cancel.
    */
   get oid(): string {
-    if (!this.has(R_OID)) return '';
+    if (!this.has(At.Oid)) return '';
     const oids = this.rows.oids;
     const named = oids[this.i]!;
     return typeof named === 'string' ? named : (oids[this.i] = String(named));

@@ -3,10 +3,8 @@ import { faultPoint } from './fault-points.ts';
 import type { Market } from './market.ts';
 import { closeResting, restOrder, takeOffBook } from './order-close.ts';
 import type { OrderFlow, OrderTicket } from './order-flow.ts';
-import { B_IOC, B_SELL, F_BITS, F_MARKET, F_USER, NO_SLOT, STATE_SHIFT, STRIDE, ST_CANCELED, ST_EXPIRED, ST_NEW } from './order-store.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
 import { saveAllocation } from './undo.ts';
-import { U_PLACE } from './undo-book.ts';
 import type { VenueState } from './venue-state.ts';
 import type { BookEvents } from '../book/book-events.ts';
 
@@ -35,6 +33,26 @@ import type { BookEvents } from '../book/book-events.ts';
  * `setFastLane(false)`.
  */
 
+/**
+ * The record layout, states and journal opcode this file writes, as literals (imported
+ * constants cost a load and a check at every use in optimized code: see `Rec` in
+ * order-store.ts; test/venue/record-layout checks they agree).
+ */
+export const enum Rec {
+  User = 0,
+  Bits = 1,
+  Market = 7,
+  Stride = 12,
+  Sell = 1,
+  Ioc = 2,
+  StateShift = 8,
+  New = 1,
+  Canceled = 4,
+  Expired = 6,
+  NoSlot = -1,
+  Place = 5,
+}
+
 let enabled = true;
 
 /** Tests only: `false` sends every command through the general path. */
@@ -47,29 +65,30 @@ export function setFastLane(on: boolean): void {
  * (nothing changed) when the order is not one the lane takes.
  */
 export function placeFast(s: VenueState, flow: OrderFlow, account: Account, market: Market, t: OrderTicket): number {
-  if (!enabled || market.state !== 'OPEN' || t.postOnly || t.isLiquidation === true) return NO_SLOT;
+  if (!enabled || market.state !== 'OPEN' || t.postOnly || t.isLiquidation === true) return Rec.NoSlot;
   const priceTicks = t.priceTicks;
   const qtyLots = t.qtyLots;
   // int32 price and quantity (NaN, off the grid, fails), both positive.
-  if ((priceTicks | 0) !== priceTicks || priceTicks <= 0 || (qtyLots | 0) !== qtyLots || qtyLots <= 0) return NO_SLOT;
+  if ((priceTicks | 0) !== priceTicks || priceTicks <= 0 || (qtyLots | 0) !== qtyLots || qtyLots <= 0) return Rec.NoSlot;
   const inst = market.instrument;
-  if (qtyLots % inst.minimumTradeQuantity !== 0 || !market.isWithinBand(priceTicks) || account.openCountIn(market) >= inst.maxOpenOrders) return NO_SLOT;
+  if (qtyLots % inst.minimumTradeQuantity !== 0 || !market.isWithinBand(priceTicks) || account.openCountIn(market) >= inst.maxOpenOrders) return Rec.NoSlot;
   const buy = t.side === 'B';
   const ioc = t.tif === 'IOC';
-  if (!ioc && t.tif !== 'GTC') return NO_SLOT;
+  if (!ioc && t.tif !== 'GTC') return Rec.NoSlot;
   const book = market.book;
   const opposite = buy ? book.bestAskTicks() : book.bestBidTicks();
   const crosses = opposite !== undefined && (buy ? opposite <= priceTicks : opposite >= priceTicks);
-  if (quantityOverflow(account, market, t.side, priceTicks, qtyLots, s.clock, crosses) !== undefined) return NO_SLOT;
-  if (account.orderMarginFits(market, priceTicks, qtyLots) <= 0) return NO_SLOT;
+  if (quantityOverflow(account, market, t.side, priceTicks, qtyLots, s.clock, crosses) !== undefined) return Rec.NoSlot;
+  if (account.orderMarginFits(market, priceTicks, qtyLots) <= 0) return Rec.NoSlot;
 
   // Accepted: the record (already NEW), its allocation's undo, the `n` row.
   const store = s.orders;
   const j = s.log.journal;
   const seq = s.orderIds.advanceAt(s.clock);
   const fresh = store.nextIsFresh;
-  const bits = (buy ? 0 : B_SELL) | (ioc ? B_IOC : 0) | (ST_NEW << STATE_SHIFT);
-  const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
+  const bits = (buy ? 0 : Rec.Sell) | (ioc ? Rec.Ioc : 0) | (Rec.New << Rec.StateShift);
+  // An IOC that cannot cross ends in this command, before anyone could name it: not indexed.
+  const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock, crosses || !ioc);
   saveAllocation(j, store, slot, fresh);
   if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
   faultPoint('place.accepted');
@@ -79,7 +98,7 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
   }
   if (ioc) {
     faultPoint('place.book');
-    store.setState(slot, ST_EXPIRED);
+    store.setState(slot, Rec.Expired);
     if (s.orderRow('x', account.id, slot, s.executionIds.advance()) >= 0) s.told();
   } else {
     const own = buy ? book.bestBidTicks() : book.bestAskTicks();
@@ -93,7 +112,7 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
     cmd.postOnly = false;
     book.placeInto(cmd, flow.clearedEvents());
     // `savePlace` of a rest that consumed no maker.
-    const at = j.entry(U_PLACE, 3);
+    const at = j.entry(Rec.Place, 3);
     j.ref(book);
     j.nums[at] = buy ? 0 : 1;
     j.nums[at + 1] = seq;
@@ -115,15 +134,15 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
 export function cancelFast(s: VenueState, events: BookEvents, slot: number): boolean {
   if (!enabled) return false;
   const d = s.orders.data;
-  const market = s.markets[d[slot * STRIDE + F_MARKET]!]!;
-  const sell = (d[slot * STRIDE + F_BITS]! & B_SELL) !== 0;
+  const market = s.markets[d[slot * Rec.Stride + Rec.Market]!]!;
+  const sell = (d[slot * Rec.Stride + Rec.Bits]! & Rec.Sell) !== 0;
   const book = market.book;
   const before = sell ? book.bestAskTicks() : book.bestBidTicks();
   takeOffBook(s, slot, market, events);
   faultPoint('cancel.book');
-  closeResting(s, slot, ST_CANCELED);
+  closeResting(s, slot, Rec.Canceled);
   faultPoint('cancel.close');
-  const r = s.orderRow('c', d[slot * STRIDE + F_USER]!, slot, s.executionIds.advance());
+  const r = s.orderRow('c', d[slot * Rec.Stride + Rec.User]!, slot, s.executionIds.advance());
   if (r >= 0) {
     s.rows.setReason(r, 'USER_REQUESTED', 'canceled by user');
     s.told();

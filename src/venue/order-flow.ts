@@ -61,8 +61,7 @@ export class OrderFlow {
 
   /** Frees the slot of a submitted order that no longer rests (its view, if any, keeps a copy). */
   release(slot: number): void {
-    const st = this.s.orders.state(slot);
-    if (st !== ST_NEW && st !== ST_PARTIAL) this.s.free(slot);
+    if (!this.s.orders.isOpen(slot)) this.s.free(slot);
   }
 
   /** Cancels one open order of `account` by wire id; the outcome is a `c` or `e` feed. */
@@ -81,7 +80,7 @@ export class OrderFlow {
    * number, its decimal text, made only if a listener reads it).
    */
   private cancelSlot(account: Account, slot: number, orderId: string | undefined, seq: number, reason: CancelReason): boolean {
-    if (slot === NO_SLOT || this.s.orders.field(slot, F_USER) !== account.id) {
+    if (slot === NO_SLOT || this.s.orders.user(slot) !== account.id) {
       const r = this.s.orderRow('e', account.id, NO_SLOT, 0);
       if (r >= 0) {
         this.s.rows.setOid(r, orderId ?? (Number.isNaN(seq) ? this.s.orderId(slot) : seq));

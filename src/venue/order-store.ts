@@ -1,14 +1,25 @@
 import type { Money } from '../core/money.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
-import {
-  B_IM_BIG, B_IOC, B_SELL, B_SIDE, F_BITS, F_BOOK_REF, F_FILLED, F_MARKET, F_NANOS, F_NOTIONAL, F_PRICE, F_QTY, F_SAVED, F_SEC, F_SEQ, F_USER, FREE_USER,
-  STATE_SHIFT, STRIDE, ST_NEW, ST_PARTIAL, ST_PENDING, isOpenBits,
-} from './order-record.ts';
+import { isOpenBits } from './order-record.ts';
 import { OrderSides } from './order-sides.ts';
 import { SeqIndex } from './seq-index.ts';
 
 export * from './order-record.ts';
 export { SeqIndex } from './seq-index.ts';
+
+/**
+ * The record layout of order-record.ts (`F_*`, `STRIDE`, the `B_*` flags and `ST_*` states this
+ * file reads) as literals for the hot methods: in V8's optimized code every use of an imported
+ * or module-level constant is a load and a small-integer check, and an offset sum an add with
+ * an overflow check (bench/README, round 14; the book does the same, see src/book/book-core.ts).
+ * test/venue/record-layout.test.ts checks they agree.
+ */
+export const enum Rec {
+  User = 0, Bits = 1, Price = 2, Qty = 3, Filled = 4, Saved = 5, BookRef = 6, Market = 7, Seq = 8, Notional = 9, Sec = 10, Nanos = 11,
+  Stride = 12, FreeUser = -1,
+  Sell = 1, Ioc = 2, ImBig = 32, SideUsed = 64, StateShift = 8,
+  Pending = 0, New = 1, Partial = 2,
+}
 
 /**
  * Every live order of the venue as a record in one flat array, like the book's `OrderSlots`:
@@ -35,7 +46,7 @@ interface OddTexts {
 
 export class OrderStore {
   /** The records; see `F_*`. Public for the venue's hot paths; replaced when it grows. */
-  data = new Float64Array(1024 * STRIDE);
+  data = new Float64Array(1024 * Rec.Stride);
   /** What a few orders keep beside their record (written through `setSide*`: the arrays grow only as far as a slot that used them). */
   private readonly sides = new OrderSides();
   /** Initial margin reserved by each slot's open remainder, for orders flagged `B_IM_BIG` (else 0n: see `VenueState.reservedImOf`). */
@@ -50,28 +61,34 @@ export class OrderStore {
   private highWater = 0;
   readonly bySeq = new SeqIndex();
 
-  /** A fresh record for a new order (every field set here or by the caller), stamped with the time of `time` (read, not passed: see `IdGenerator.advanceAt`). */
-  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
+  /**
+   * A fresh record for a new order (every field set here or by the caller), stamped with the
+   * time of `time` (read, not passed: see `IdGenerator.advanceAt`). `indexed` false: an order
+   * that ends in the command that makes it without anything asking for it by engine id (an IOC
+   * that cannot cross) is not put in the index (`slotOf` does not find it; taking an id the
+   * index does not hold changes nothing, so `free` needs no flag).
+   */
+  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }, indexed = true): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
       slot = this.highWater++;
-      if (slot * STRIDE >= this.data.length) this.grow();
+      if (slot * Rec.Stride >= this.data.length) this.grow();
     }
     const d = this.data;
-    const o = slot * STRIDE;
-    d[o + F_SEQ] = seq;
-    d[o + F_USER] = userId;
-    d[o + F_MARKET] = marketIndex;
-    d[o + F_BITS] = bits;
-    d[o + F_PRICE] = priceTicks;
-    d[o + F_QTY] = qtyLots;
-    d[o + F_FILLED] = 0;
-    d[o + F_SEC] = time.nowSec;
-    d[o + F_NANOS] = time.nowNanos;
-    d[o + F_NOTIONAL] = 0;
-    d[o + F_SAVED] = 0;
-    d[o + F_BOOK_REF] = 0;
-    this.bySeq.add(seq, slot);
+    const o = slot * Rec.Stride;
+    d[o + Rec.Seq] = seq;
+    d[o + Rec.User] = userId;
+    d[o + Rec.Market] = marketIndex;
+    d[o + Rec.Bits] = bits;
+    d[o + Rec.Price] = priceTicks;
+    d[o + Rec.Qty] = qtyLots;
+    d[o + Rec.Filled] = 0;
+    d[o + Rec.Sec] = time.nowSec;
+    d[o + Rec.Nanos] = time.nowNanos;
+    d[o + Rec.Notional] = 0;
+    d[o + Rec.Saved] = 0;
+    d[o + Rec.BookRef] = 0;
+    if (indexed) this.bySeq.add(seq, slot);
     return slot;
   }
 
@@ -86,31 +103,31 @@ export class OrderStore {
 
   /** Releases a terminal order's slot, after any view of it took its copy. */
   free(slot: number): void {
-    const o = slot * STRIDE;
-    this.bySeq.take(this.data[o + F_SEQ]!);
+    const o = slot * Rec.Stride;
+    this.bySeq.take(this.data[o + Rec.Seq]!);
     // The per-slot side arrays are read only for an order flagged as having used them (most
     // never do): four scattered cache lines fewer per ended order.
-    if ((this.data[o + F_BITS]! & (B_SIDE | B_IM_BIG)) !== 0) this.sides.clear(slot);
+    if ((this.data[o + Rec.Bits]! & (Rec.SideUsed | Rec.ImBig)) !== 0) this.sides.clear(slot);
     if (this.odd.size !== 0) this.odd.delete(slot);
     if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
     // After any view took its copy of the record (`clearSide`).
-    this.data[o + F_USER] = FREE_USER;
+    this.data[o + Rec.User] = Rec.FreeUser;
     this.freeSlots.push(slot);
   }
 
   /** Notes that `slot` has a view or a cached text in the side arrays (`free` clears them then). */
   private markSide(slot: number): void {
-    this.data[slot * STRIDE + F_BITS]! |= B_SIDE;
+    this.data[slot * Rec.Stride + Rec.Bits]! |= Rec.SideUsed;
   }
 
   /** The cached wire id of `slot`, '' when none was made. */
   cachedId(slot: number): string {
-    return (this.data[slot * STRIDE + F_BITS]! & B_SIDE) === 0 ? '' : this.idText[slot]!;
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & Rec.SideUsed) === 0 ? '' : this.idText[slot]!;
   }
 
   /** The cached price text of `slot`, '' when none was made. */
   cachedPriceText(slot: number): string {
-    return (this.data[slot * STRIDE + F_BITS]! & B_SIDE) === 0 ? '' : this.priceText[slot]!;
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & Rec.SideUsed) === 0 ? '' : this.priceText[slot]!;
   }
 
   /** Caches the wire id text of `slot`. */
@@ -151,9 +168,9 @@ export class OrderStore {
    * came from, so the next allocation gets it again. `fresh`: `nextIsFresh` before it.
    */
   unallocate(slot: number, fresh: boolean): void {
-    this.bySeq.take(this.data[slot * STRIDE + F_SEQ]!);
+    this.bySeq.take(this.data[slot * Rec.Stride + Rec.Seq]!);
     this.sides.clear(slot);
-    this.data[slot * STRIDE + F_USER] = FREE_USER;
+    this.data[slot * Rec.Stride + Rec.User] = Rec.FreeUser;
     this.odd.delete(slot);
     this.bigNotional?.delete(slot);
     if (!fresh) {
@@ -176,11 +193,11 @@ export class OrderStore {
    */
   restoreRecord(slot: number, nums: Float64Array, at: number, reservedIm: Money, big: bigint | undefined): void {
     const data = this.data;
-    const o = slot * STRIDE;
+    const o = slot * Rec.Stride;
     // A side array written during the failed command keeps its flag, so `free` still clears it.
-    data[o + F_BITS] = nums[at]! | (data[o + F_BITS]! & B_SIDE);
-    data[o + F_FILLED] = nums[at + 1]!;
-    data[o + F_NOTIONAL] = nums[at + 2]!;
+    data[o + Rec.Bits] = nums[at]! | (data[o + Rec.Bits]! & Rec.SideUsed);
+    data[o + Rec.Filled] = nums[at + 1]!;
+    data[o + Rec.Notional] = nums[at + 2]!;
     this.setReservedIm(slot, reservedIm);
     if (big === undefined) this.bigNotional?.delete(slot);
     else (this.bigNotional ??= new Map()).set(slot, big);
@@ -189,15 +206,15 @@ export class OrderStore {
   /** Writes the fields a command may change as `restoreRecord` takes them back. */
   saveRecordTo(slot: number, nums: Float64Array, at: number): void {
     const data = this.data;
-    const o = slot * STRIDE;
-    nums[at] = data[o + F_BITS]!;
-    nums[at + 1] = data[o + F_FILLED]!;
-    nums[at + 2] = data[o + F_NOTIONAL]!;
+    const o = slot * Rec.Stride;
+    nums[at] = data[o + Rec.Bits]!;
+    nums[at + 1] = data[o + Rec.Filled]!;
+    nums[at + 2] = data[o + Rec.Notional]!;
   }
 
   /** True when the record in `slot` has Money kept off it (`B_IM_BIG`, or a notional past 2^53). */
   hasBigMoney(slot: number): boolean {
-    return (this.data[slot * STRIDE + F_BITS]! & B_IM_BIG) !== 0 || (this.bigNotional !== undefined && this.bigNotional.has(slot));
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & Rec.ImBig) !== 0 || (this.bigNotional !== undefined && this.bigNotional.has(slot));
   }
 
   /** Slot of a live order by engine id, or `NO_SLOT`. */
@@ -206,43 +223,62 @@ export class OrderStore {
   }
 
   state(slot: number): number {
-    return (this.data[slot * STRIDE + F_BITS]! >>> STATE_SHIFT) & 15;
+    return (this.data[slot * Rec.Stride + Rec.Bits]! >>> Rec.StateShift) & 15;
   }
 
   setState(slot: number, state: number): void {
-    const o = slot * STRIDE + F_BITS;
-    this.data[o] = (this.data[o]! & 255) | (state << STATE_SHIFT);
+    const o = slot * Rec.Stride + Rec.Bits;
+    this.data[o] = (this.data[o]! & 255) | (state << Rec.StateShift);
   }
 
   side(slot: number): Side {
-    return (this.data[slot * STRIDE + F_BITS]! & B_SELL) !== 0 ? 'S' : 'B';
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B';
   }
 
   tif(slot: number): TimeInForce {
-    return (this.data[slot * STRIDE + F_BITS]! & B_IOC) !== 0 ? 'IOC' : 'GTC';
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & Rec.Ioc) !== 0 ? 'IOC' : 'GTC';
   }
 
   has(slot: number, bit: number): boolean {
-    return (this.data[slot * STRIDE + F_BITS]! & bit) !== 0;
+    return (this.data[slot * Rec.Stride + Rec.Bits]! & bit) !== 0;
+  }
+
+  /** The engine id, owner and filled lots of `slot` (`field` with the offset a literal here). */
+  seq(slot: number): number {
+    return this.data[slot * Rec.Stride + Rec.Seq]!;
+  }
+
+  user(slot: number): number {
+    return this.data[slot * Rec.Stride + Rec.User]!;
+  }
+
+  filled(slot: number): number {
+    return this.data[slot * Rec.Stride + Rec.Filled]!;
+  }
+
+  /** True while the order in `slot` is NEW or PARTIALLY_FILLED. */
+  isOpen(slot: number): boolean {
+    const st = this.state(slot);
+    return st === Rec.New || st === Rec.Partial;
   }
 
   field(slot: number, f: number): number {
-    return this.data[slot * STRIDE + f]!;
+    return this.data[slot * Rec.Stride + f]!;
   }
 
   setField(slot: number, f: number, value: number): void {
-    this.data[slot * STRIDE + f] = value;
+    this.data[slot * Rec.Stride + f] = value;
   }
 
   /** Open (unfilled) lots: 0 in every terminal state, as the wire shows `rq`. */
   remainingLots(slot: number): number {
     const st = this.state(slot);
-    return st === ST_PENDING || st === ST_NEW || st === ST_PARTIAL ? this.field(slot, F_QTY) - this.field(slot, F_FILLED) : 0;
+    return st === Rec.Pending || st === Rec.New || st === Rec.Partial ? this.field(slot, Rec.Qty) - this.field(slot, Rec.Filled) : 0;
   }
 
   /** Adds one fill's `priceTicks × lots` to the order's filled notional, exactly. */
   addFilledNotional(slot: number, priceTicks: number, lots: number): void {
-    const o = slot * STRIDE + F_NOTIONAL;
+    const o = slot * Rec.Stride + Rec.Notional;
     const big = this.bigNotional?.get(slot);
     const product = priceTicks * lots;
     const sum = this.data[o]! + product;
@@ -251,7 +287,7 @@ export class OrderStore {
   }
 
   filledNotionalTicks(slot: number): bigint {
-    return this.bigNotional?.get(slot) ?? BigInt(this.field(slot, F_NOTIONAL));
+    return this.bigNotional?.get(slot) ?? BigInt(this.field(slot, Rec.Notional));
   }
 
   /** Filled notionals past 2^53 (an extremely long-lived order): exact, off the records. */
@@ -260,7 +296,7 @@ export class OrderStore {
   /** Every live slot with a record in use, ascending (rare paths: delisting, closes). */
   liveSlots(): number[] {
     const out: number[] = [];
-    for (let s = 0; s < this.highWater; s++) if (this.data[s * STRIDE + F_USER] !== FREE_USER) out.push(s);
+    for (let s = 0; s < this.highWater; s++) if (this.data[s * Rec.Stride + Rec.User] !== Rec.FreeUser) out.push(s);
     return out;
   }
 
@@ -273,21 +309,21 @@ export class OrderStore {
   openSlotsOf(userId: number): number[] {
     const d = this.data;
     const out: number[] = [];
-    for (let s = 0, o = 0; s < this.highWater; s++, o += STRIDE) {
-      if (d[o + F_USER] === userId && isOpenBits(d[o + F_BITS]!)) out.push(s);
+    for (let s = 0, o = 0; s < this.highWater; s++, o += Rec.Stride) {
+      if (d[o + Rec.User] === userId && isOpenBits(d[o + Rec.Bits]!)) out.push(s);
     }
-    return out.length < 2 ? out : out.sort((a, b) => d[a * STRIDE + F_SEQ]! - d[b * STRIDE + F_SEQ]!);
+    return out.length < 2 ? out : out.sort((a, b) => d[a * Rec.Stride + Rec.Seq]! - d[b * Rec.Stride + Rec.Seq]!);
   }
 
   /** `openSlotsOf` for every account at once (one scan): slots by user id, each oldest first. */
   openSlotsByUser(users: number): number[][] {
     const d = this.data;
     const out: number[][] = Array.from({ length: users }, () => []);
-    for (let s = 0, o = 0; s < this.highWater; s++, o += STRIDE) {
-      const user = d[o + F_USER]!;
-      if (user >= 0 && user < users && isOpenBits(d[o + F_BITS]!)) out[user]!.push(s);
+    for (let s = 0, o = 0; s < this.highWater; s++, o += Rec.Stride) {
+      const user = d[o + Rec.User]!;
+      if (user >= 0 && user < users && isOpenBits(d[o + Rec.Bits]!)) out[user]!.push(s);
     }
-    for (const slots of out) if (slots.length > 1) slots.sort((a, b) => d[a * STRIDE + F_SEQ]! - d[b * STRIDE + F_SEQ]!);
+    for (const slots of out) if (slots.length > 1) slots.sort((a, b) => d[a * Rec.Stride + Rec.Seq]! - d[b * Rec.Stride + Rec.Seq]!);
     return out;
   }
 

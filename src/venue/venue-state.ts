@@ -96,7 +96,7 @@ export class VenueState {
   orderRow(t: OrderFeedType, userId: number, slot: number, eid: number): number {
     if (this.orderListeners.length === 0) return -1;
     const o = this.orders;
-    const filled = slot >= 0 ? o.field(slot, F_FILLED) : -1;
+    const filled = slot >= 0 ? o.filled(slot) : -1;
     const state = slot >= 0 ? o.state(slot) : -1;
     return this.log.feedRow(t, userId, slot, eid, this.clock.nowSec, this.clock.nowNanos, filled, state);
   }

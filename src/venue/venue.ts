@@ -7,7 +7,7 @@ import type { VenueListener } from './feeds.ts';
 import { ExternalLiquidity } from './external-liquidity.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
-import { F_SEQ, NO_SLOT } from './order-store.ts';
+import { NO_SLOT } from './order-store.ts';
 import { OrderFlow, type OrderTicket } from './order-flow.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
@@ -119,7 +119,7 @@ export class Venue extends VenueReads {
     this.s.enter();
     try {
       const slot = this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
-      const seq = this.s.orders.field(slot, F_SEQ);
+      const seq = this.s.orders.seq(slot);
       this.flow.release(slot);
       return seq;
     } catch (e) {
