@@ -1,4 +1,4 @@
-import { replayScenario, type ReplayArgs } from '../replay/l2/replay-scenario.ts';
+import type { ReplayArgs } from '../replay/l2/replay-scenario.ts';
 import { ReplayError } from '../replay/replay-error.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
 import { buildRun, type BuiltRun, type RunOptions } from '../run/build-run.ts';
@@ -41,6 +41,8 @@ export async function requestedScenario(request: { scenario: string; replay?: Re
   if (request.replay === undefined) return { scenario: resolveScenario(request.scenario) };
   const base = request.replay.baseScenario === undefined ? undefined : resolveScenario(request.replay.baseScenario);
   try {
+    // Loaded only when replaying (see build-run.ts: a synthetic run's start-up does without the readers).
+    const { replayScenario } = await import('../replay/l2/replay-scenario.ts');
     return await replayScenario(request.replay, base);
   } catch (e) {
     if (e instanceof ReplayError || e instanceof ScenarioError || e instanceof RangeError || (e as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(replayErrorLine(e as Error));

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { formatDuration, formatTimestampNs } from '../core/time.ts';
 import type { Scenario } from '../scenario/schema.ts';
 import type { factsBySymbol } from '../sim/event-log/facts-feed.ts';
-import { attachEventLog, type EventLogRecorder } from '../sim/event-log/recorder.ts';
+import { attachTapeRecorder, type TapeRecorder } from '../sim/event-log/tape-recorder.ts';
 import type { Simulation } from '../sim/simulation.ts';
 import { ThreadedEventLogWriter, type ClosedEventLog } from '../sim-io/threaded-writer.ts';
-import { lz4Codec, lz4FallbackWarning } from '../sim-io/arrow-lz4.ts';
+import { lz4FallbackWarning, processNativeLz4 } from '../sim-io/lz4-native.ts';
 import { costWarning, estimateEventLogBytes } from './cost-warning.ts';
 import { prepareOutDir } from './out-path.ts';
 import { NO_PROGRESS, Progress, type ProgressStream } from './progress.ts';
@@ -125,17 +125,19 @@ export function runBuilt(scenario: Scenario, sim: Simulation, request: RunReques
   prepareOutDir(request.outDir === undefined ? 'output directory' : '--out', outDir);
   const warning = costWarning('run', sim.endNs - sim.startNs, estimateEventLogBytes(scenario.agents.length, sim.endNs - sim.startNs));
   if (warning !== undefined) progressOut.write(`${warning}\n`);
-  if (lz4Codec.fallbackReason !== undefined) progressOut.write(`${lz4FallbackWarning(lz4Codec.fallbackReason)}\n`);
+  // The writer thread compresses with the same binding (arrow-lz4.ts): known here without loading Arrow.
+  const lz4Fallback = processNativeLz4().fallbackReason;
+  if (lz4Fallback !== undefined) progressOut.write(`${lz4FallbackWarning(lz4Fallback)}\n`);
   // Compression and the facts run on a thread of their own, beside the simulation.
   const writer = new ThreadedEventLogWriter(join(outDir, 'events.arrow'), { compression: 'lz4', facts: true });
-  let recorder: EventLogRecorder;
+  let recorder: TapeRecorder;
   let closed: ClosedEventLog;
   const simulationStart = performance.now();
   const simulationCpuS = mainThreadCpuS();
   let closeStart = NaN;
   let simulationCpuMs = NaN;
   try {
-    recorder = attachEventLog(sim.venue, {
+    recorder = attachTapeRecorder(sim.venue, {
       // The rows travel as numbers: the writer thread builds the columns, ids and dictionaries.
       onRows: (tape, setup) => writer.writeRows(tape, setup),
       metadata: {
@@ -182,7 +184,7 @@ function runInSlices(sim: Simulation, progress: Progress, replayer: L2Replayer |
   progress.done();
 }
 
-function summarize(sim: Simulation, scenario: Scenario, recorder: EventLogRecorder, bytes: number, facts: RunSummary['stylized_facts']): RunSummary {
+function summarize(sim: Simulation, scenario: Scenario, recorder: TapeRecorder, bytes: number, facts: RunSummary['stylized_facts']): RunSummary {
   const volumeBySymbol = Object.fromEntries(sim.venue.markets.map((m) => [m.symbol, recorder.volumeLots.get(m.symbol) ?? 0]));
   return {
     scenario: scenario.name,

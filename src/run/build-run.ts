@@ -2,7 +2,6 @@ import type { LatencyModelSpec, Scenario } from '../scenario/schema.ts';
 import { buildSimulationParts, type BuiltSimulation } from '../sim/build.ts';
 import type { LatencyModel } from '../sim/latency.ts';
 import { DEFAULT_LATENCY, latencyModelOf } from '../sim/latency-spec.ts';
-import { buildReplaySimulation } from '../replay/l2/build-replay.ts';
 import type { L2Event } from '../replay/l2/l2-event.ts';
 import type { L2Replayer } from '../replay/l2/l2-replayer.ts';
 
@@ -56,6 +55,9 @@ export async function buildRun(scenario: Scenario, options: RunOptions = {}): Pr
     return { ...parts, replayer: undefined, portLatency: portLatencyOf(parts, scenario, undefined) };
   }
   const replayOptions = options.replayEvents === undefined ? buildOptions : { ...buildOptions, events: options.replayEvents };
+  // Loaded only for a recorded market: its readers (Arrow, CSV, the replay engine) are a
+  // fifth of `perpsim run`'s start-up, which a synthetic run does not need.
+  const { buildReplaySimulation } = await import('../replay/l2/build-replay.ts');
   const built = await buildReplaySimulation(scenario, replayOptions);
   const md = scenario.market.replay.latency.marketData;
   const recorded = md === 'recorded' ? built.recordedMarketDataLatency : undefined;

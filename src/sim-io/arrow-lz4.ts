@@ -1,6 +1,8 @@
-import { createRequire } from 'node:module';
 import { compressionRegistry, CompressionType } from 'apache-arrow';
 import { compress as compressJs, decompress as decompressJs } from 'lz4js';
+import { loadNativeLz4, processNativeLz4, type NativeLz4, type NativeLz4Load } from './lz4-native.ts';
+
+export { lz4FallbackWarning, type NativeLz4 } from './lz4-native.ts';
 
 /**
  * LZ4 (frame format) for Arrow IPC body compression, the codec event logs are written with.
@@ -18,12 +20,6 @@ import { compress as compressJs, decompress as decompressJs } from 'lz4js';
  * native frames' (`lz4Codec.fallbackReason` says why; `perpsim run` prints it as a warning).
  * Decoding either codec's frames works with either codec.
  */
-
-/** The part of lz4-napi used here. */
-export interface NativeLz4 {
-  compressFrameSync(data: Uint8Array): Uint8Array;
-  decompressFrameSync(data: Uint8Array): Uint8Array;
-}
 
 /** An LZ4 frame codec. */
 export interface Lz4Codec {
@@ -45,25 +41,17 @@ export const LZ4JS_CODEC: Lz4Codec = { name: 'lz4js', encode: (data) => compress
  * first round trip fails.
  */
 export function chooseLz4Codec(load: () => NativeLz4): Lz4Codec {
-  try {
-    const native = load();
-    const probe = Uint8Array.of(1, 2, 3, 1, 2, 3, 1, 2, 3);
-    const back = native.decompressFrameSync(native.compressFrameSync(probe));
-    if (back.length !== probe.length || !back.every((b, i) => b === probe[i])) throw new Error('a round trip changed the bytes');
-    return {
-      name: 'lz4-napi',
-      encode: (data) => native.compressFrameSync(data),
-      decode: (data) => aligned(native.decompressFrameSync(data)),
-    };
-  } catch (e) {
-    const reason = (e instanceof Error ? e.message : String(e)).split('\n', 1)[0]!;
-    return { ...LZ4JS_CODEC, fallbackReason: `lz4-napi did not load (${reason})` };
-  }
+  return codecOf(loadNativeLz4(load));
 }
 
-/** The line `perpsim run` prints when the fallback writes its event log. */
-export function lz4FallbackWarning(reason: string): string {
-  return `perpsim: warning: ${reason}: compressing the event log with lz4js, slower; the same columns, other compressed bytes`;
+function codecOf(load: NativeLz4Load): Lz4Codec {
+  const native = load.native;
+  if (native === undefined) return { ...LZ4JS_CODEC, fallbackReason: load.fallbackReason };
+  return {
+    name: 'lz4-napi',
+    encode: (data) => native.compressFrameSync(data),
+    decode: (data) => aligned(native.decompressFrameSync(data)),
+  };
 }
 
 /**
@@ -74,11 +62,8 @@ function aligned(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
 }
 
-/**
- * The codec of this process. The thread bundles (thread-bundle.ts) keep `import.meta.url` the
- * source's, so the binding resolves from the checkout there too.
- */
-export const lz4Codec: Lz4Codec = chooseLz4Codec(() => createRequire(import.meta.url)('lz4-napi') as NativeLz4);
+/** The codec of this process (`processNativeLz4`'s binding, or lz4js). */
+export const lz4Codec: Lz4Codec = codecOf(processNativeLz4());
 
 compressionRegistry.set(CompressionType.LZ4_FRAME, { encode: lz4Codec.encode, decode: lz4Codec.decode });
 

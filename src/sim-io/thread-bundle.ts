@@ -84,7 +84,7 @@ export function threadBundle(kind: BundleKind, thread: string, options: ThreadBu
     metafile: true,
     absWorkingDir: process.cwd(),
     logLevel: 'silent',
-    // A module that resolves a package at run time (the native LZ4 binding: arrow-lz4.ts)
+    // A module that resolves a package at run time (the native LZ4 binding: lz4-native.ts)
     // resolves it from the checkout, as unbundled, not from the bundle's temp directory.
     define: { 'import.meta.url': JSON.stringify(pathToFileURL(thread).href) },
     // CommonJS dependencies bundled into an ES module still call require.

@@ -1,10 +1,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import type { RecordBatch } from 'apache-arrow';
-import type { IdHoles } from '../sim/event-log/id-holes.ts';
 import type { RowBuilderSetup } from '../sim/event-log/row-builder.ts';
 import type { RowTapeData, SpareTape } from '../sim/event-log/row-tape.ts';
-import { BatchPacker, packSchema } from './batch-transfer.ts';
 import { checkoutThreadEntry, type BundleKind } from './thread-bundle.ts';
 import { ANSWERED, FAILED, MAX_QUEUED, QUEUED, type FromWriter, type ToWriter, type WriterThreadData } from './writer-protocol.ts';
 
@@ -35,12 +32,13 @@ export interface ClosedEventLog {
 }
 
 /**
- * `EventLogFileWriter` on a thread of its own: the same file, byte for byte, but the Arrow
- * assembly and the LZ4 compression (a sixth of a run's CPU time) run on another core while the
- * simulation goes on. `write` copies the batch's buffers and hands the copies over, so the
- * caller may reuse its arrays at once (the recorder's `reuseBuffers`); it waits only when the
- * thread is `MAX_QUEUED` batches behind. Everything is synchronous for the caller: a failure of
- * the thread (a full disk, ...) is thrown by the next `write` or by `close`.
+ * `EventLogFileWriter` on a thread of its own: the same file, byte for byte, but building the
+ * columns, the Arrow assembly and the LZ4 compression run on another core while the simulation
+ * goes on. `writeRows` hands over a recorder's rows as numbers (`perpsim run`); it waits only
+ * when the thread is `MAX_QUEUED` batches behind. Everything is synchronous for the caller: a
+ * failure of the thread (a full disk, ...) is thrown by the next `writeRows` or by `close`.
+ * Batches built in-process go through `ThreadedBatchWriter` (threaded-batch-writer.ts), which
+ * loads Apache Arrow: this class does not, so neither does `perpsim run`'s simulation thread.
  */
 export class ThreadedEventLogWriter {
   private readonly worker: Worker;
@@ -48,8 +46,8 @@ export class ThreadedEventLogWriter {
   /** Tapes' arrays the thread hands back once their batch is written (`writeRows` returns them). */
   private readonly spares: MessagePort;
   private readonly ctl = new Int32Array(new SharedArrayBuffer(12));
-  private readonly packer = new BatchPacker();
-  private schemaSent = false;
+  /** Whether the schema (or the builder's setup) went with a message already. */
+  protected schemaSent = false;
   private result: ClosedEventLog | undefined;
   /** Wall ms `write` has spent waiting for the thread (its queue full): the simulation held up. */
   waitedMs = 0;
@@ -75,23 +73,11 @@ export class ThreadedEventLogWriter {
   }
 
   /**
-   * Hands one batch to the thread (after its schema, the first time). `orderIdHoles`: the
-   * `order_id` bytes a recorder with `deferIds` left for the thread to write.
-   */
-  write(batch: RecordBatch, orderIdHoles?: IdHoles): void {
-    this.waitForRoom();
-    const transfer: ArrayBuffer[] = [];
-    const message: ToWriter = { kind: 'batch', schema: this.schemaSent ? undefined : packSchema(batch.schema), batch: this.packer.pack(batch, transfer, orderIdHoles && { column: 'order_id', holes: orderIdHoles }) };
-    this.schemaSent = true;
-    this.post(message, transfer);
-  }
-
-  /**
    * Hands one batch's rows to the thread, which builds the batch (`RowBuilder`, made with
    * `setup` the first time) and writes it: a recorder's `onRows`. The tape's arrays are
    * transferred, not copied; the arrays of a tape the thread has written and handed back are
    * returned, if one is back, for the recorder to fill next (a recorder's `onRows` returns
-   * them). Use either this or `write`.
+   * them). Use either this or `ThreadedBatchWriter.write`.
    */
   writeRows(tape: RowTapeData, setup: RowBuilderSetup): SpareTape | undefined {
     this.waitForRoom();
@@ -102,7 +88,7 @@ export class ThreadedEventLogWriter {
   }
 
   /** Throws a failure of the thread; waits while it is `MAX_QUEUED` messages behind. */
-  private waitForRoom(): void {
+  protected waitForRoom(): void {
     if (this.result !== undefined) throw new Error(`${this.path}: event log already closed`);
     this.throwIfFailed();
     if (Atomics.load(this.ctl, QUEUED) >= MAX_QUEUED) {
@@ -115,7 +101,7 @@ export class ThreadedEventLogWriter {
     }
   }
 
-  private post(message: ToWriter, transfer: ArrayBuffer[]): void {
+  protected post(message: ToWriter, transfer: ArrayBuffer[]): void {
     Atomics.add(this.ctl, QUEUED, 1);
     this.port.postMessage(message, transfer);
   }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeRun } from '../../src/cli/run-command.ts';
+// The log's LZ4 codec for `tableFromIPC`: registered by its module (`perpsim run` itself loads it on the writer thread only).
+import '../../src/sim-io/arrow-lz4.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import { buildSimulation } from '../../src/sim/build.ts';
 import { perpsim, tempDir, type CliResult } from './cli-helpers.ts';

@@ -10,7 +10,7 @@ import { buildSimulation } from '../../src/sim/build.ts';
 import { StylizedFacts } from '../../src/sim/stylized-facts.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
-import { ThreadedEventLogWriter } from '../../src/sim-io/threaded-writer.ts';
+import { ThreadedBatchWriter } from '../../src/sim-io/threaded-batch-writer.ts';
 import { MAX_QUEUED } from '../../src/sim-io/writer-protocol.ts';
 import { scriptWireFeedRows, tempDirs } from './log-fixtures.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
@@ -58,7 +58,7 @@ function bothWays(log: (onBatch: OnBatch, deferIds: boolean) => void, compressio
     direct.write(b);
   }, false);
   direct.close();
-  const threaded = new ThreadedEventLogWriter(join(dir, 'threaded.arrow'), { compression, facts: true });
+  const threaded = new ThreadedBatchWriter(join(dir, 'threaded.arrow'), { compression, facts: true });
   let deferred = 0;
   log((b, holes) => {
     deferred += holes?.count ?? 0;
@@ -106,8 +106,8 @@ describe('the event log written on its own thread', () => {
 
   it('fails at construction for a file it cannot create, and on close when the thread failed', () => {
     const dir = newDir();
-    expect(() => new ThreadedEventLogWriter(join(dir, 'no', 'such', 'dir.arrow'))).toThrow(/ENOENT/);
-    const writer = new ThreadedEventLogWriter(join(dir, 'bad.arrow'));
+    expect(() => new ThreadedBatchWriter(join(dir, 'no', 'such', 'dir.arrow'))).toThrow(/ENOENT/);
+    const writer = new ThreadedBatchWriter(join(dir, 'bad.arrow'));
     const batches: RecordBatch[] = [];
     scriptedLog(65_536, (b) => batches.push(b));
     writer.write(batches[0]!);
