@@ -2,7 +2,7 @@ import type { RecordBatch } from 'apache-arrow';
 import { STATE_NAMES } from '../../venue/order-store.ts';
 import { ORDER_ID_BYTES } from '../../venue/venue-state.ts';
 import type { DictionaryColumn } from './dictionary-column.ts';
-import { EXTERNAL_USER, NO_TEXT, OP_CELLS, type RowTapeData } from './row-tape.ts';
+import { EXTERNAL_USER, NO_TEXT, OP_CELLS, OP_NAMED, type RowTapeData } from './row-tape.ts';
 import { EVENT_KINDS, EventColumns, K_BOOK, K_FEED, K_FUNDING, K_INDEX, K_MARK, K_TRADE, splitTimestamp } from './schema.ts';
 
 /** What a `RowBuilder` needs besides the tapes: the same for the recorder and the writer thread. */
@@ -70,11 +70,12 @@ export class RowBuilder {
     let i = 0;
     for (let r = 0; r < tape.rows; r++) {
       const op = n[i]!;
-      const kind = op >= OP_CELLS ? op - OP_CELLS : op;
+      const kind = op >= OP_CELLS ? op - OP_CELLS : op === OP_NAMED ? K_FEED : op;
       this.begin(r, kind, n[i + 1]!, n[i + 2]!);
       i += 3;
       if (op >= OP_CELLS) i = this.cellsRow(r, tape, i);
       else if (op === K_FEED) i = this.feedRow(r, tape, i);
+      else if (op === OP_NAMED) i = this.namedRow(r, tape, i);
       else if (op === K_TRADE) i = this.tradeRow(r, tape, i);
       else if (op === K_BOOK) i = this.bookRow(r, n, i);
       else i = this.marketRow(r, op, tape, i);
@@ -122,6 +123,19 @@ export class RowBuilder {
     const tid = n[i + 14]!;
     if (!Number.isNaN(tid)) c.trade_id.setNumber(r, tid);
     return i + 15;
+  }
+
+  /** An `e` (`OP_NAMED`): what `cellsRow` sets for its cells (`feed`, `order_id`, `reason`), in that order. */
+  private namedRow(r: number, tape: RowTapeData, i: number): number {
+    const n = tape.nums;
+    const c = this.cols;
+    c.user.setCode(r, this.userCode(this.userCodes, c.user, n[i]!));
+    const t = n[i + 1]!;
+    c.feed.setCode(r, (this.feedCodes[t] ??= c.feed.code(String.fromCharCode(t))));
+    c.order_id.set(r, tape.texts[n[i + 2]!] as string);
+    const reason = n[i + 3]!;
+    if (reason !== NO_TEXT) c.reason.set(r, tape.texts[reason] as string);
+    return i + 4;
   }
 
   private tradeRow(r: number, tape: RowTapeData, i: number): number {

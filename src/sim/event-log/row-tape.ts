@@ -8,7 +8,7 @@
  * A row is `[op, sec, nanos, ...fields]` (the clock's instant as the recorder saw it); `op` is
  * the row's kind index (`K_FEED`…, with the fields `row-builder.ts` reads for it) or
  * `OP_CELLS + kind` for the rare rows read from a wire object (cells named by column, in
- * `texts`). Texts a row needs (reasons, funding rates, the cells) go to `texts` and the row holds
+ * `texts`), or `OP_NAMED` for a feed that names an id rather than an order (an `e`). Texts a row needs (reasons, funding rates, the cells) go to `texts` and the row holds
  * their index; a trade's order ids go as bytes to `ids` (the venue writes them from its
  * numbers, as the recorder wrote them into the column before). A user is its id, or
  * `EXTERNAL_USER` for an id with no account (replayed liquidity); a symbol is its market's
@@ -43,6 +43,13 @@ export const MAX_ROW_NUMS = 18;
 
 /** Rare rows: `OP_CELLS + kind`, their cells in `texts` (see `RowTapeData`). */
 export const OP_CELLS = 16;
+
+/**
+ * A `feed` row of an `e` (a cancel that named no open order): `[op, sec, nanos, user, feed
+ * character, order id text, reason text]`, the cells `feedCells` gives such a feed (one a day's
+ * 2 % of rows: a feed object and a cells array each, before).
+ */
+export const OP_NAMED = 8;
 
 /** A user id with no account: the external (replayed) owner's name. */
 export const EXTERNAL_USER = -1;

@@ -6,7 +6,7 @@ import type { Market } from '../../venue/market.ts';
 import type { Venue } from '../../venue/venue.ts';
 import { TradeCursor } from '../../venue/trade-record.ts';
 import type { RowBuilderSetup, RowCells } from './row-builder.ts';
-import { EXTERNAL_USER, NO_TEXT, OP_CELLS, RowTape } from './row-tape.ts';
+import { EXTERNAL_USER, NO_TEXT, OP_CELLS, OP_NAMED, RowTape } from './row-tape.ts';
 import { BookTops } from './book-tops.ts';
 import { PriceTexts } from './price-texts.ts';
 import { feedCells, tradeNumber } from './feed-cells.ts';
@@ -94,12 +94,13 @@ export class TapeRecorder implements VenueListener {
 
   /**
    * A `feed` row, read from the event's numbers (no feed object, no price text made and parsed
-   * back) when the order record describes it fully; from the wire feed otherwise (an `e`, an
-   * order off the tick grid or of an unknown symbol). Both write the same cells.
+   * back) when the order record describes it fully; an `e` from its id and reason; from the
+   * wire feed otherwise (an order off the tick grid or of an unknown symbol). All write the
+   * same cells.
    */
   orderEvent(e: OrderEvent): void {
     const market = e.plainMarket();
-    if (market === undefined) return this.feedRow(e.userId, e.feed());
+    if (market === undefined) return e.t === 'e' ? this.namedRow(e) : this.feedRow(e.userId, e.feed());
     const tape = this.tape;
     const n = tape.nums;
     let i = this.begin(K_FEED);
@@ -119,6 +120,18 @@ export class TapeRecorder implements VenueListener {
     n[i++] = e.filledLots();
     n[i++] = e.reason === undefined ? NO_TEXT : tape.reasonText(e.reason);
     n[i++] = e.t === 'p' || e.t === 'f' ? e.tid : NaN;
+    this.end(i);
+  }
+
+  /** The `feed` row of an `e`, which names an id, not an order (`OP_NAMED`): no feed object, no cells. */
+  private namedRow(e: OrderEvent): void {
+    const tape = this.tape;
+    const n = tape.nums;
+    let i = this.begin(K_FEED, OP_NAMED);
+    n[i++] = this.userOf(e.userId);
+    n[i++] = e.t.charCodeAt(0);
+    n[i++] = tape.text(e.oid);
+    n[i++] = e.reason === undefined ? NO_TEXT : tape.reasonText(e.reason);
     this.end(i);
   }
 
