@@ -40,7 +40,11 @@ export class QuoteLadder {
     let asks = 0;
     let maxBid = -Infinity;
     let minAsk = Infinity;
-    for (const o of orders.orders(symbol)) {
+    // Indexed loops, not `for…of`: V8 left these on the generic array iterator (a builtin call per
+    // order, ~6 % of the simulation's agents); the length is read every step, as the iterator does.
+    const open = orders.orders(symbol);
+    for (let k = 0; k < open.length; k++) {
+      const o = open[k]!;
       if (o.canceling) continue; // neither bucketed nor an extreme; clearing it again sends nothing
       const bid = o.side === 'B';
       if (bid ? clearBids : clearAsks) {
@@ -66,7 +70,9 @@ export class QuoteLadder {
       orders.cancel(askCancels[i]!);
       askCancels[i] = undefined;
     }
-    for (const f of orders.inFlightOrders(symbol)) {
+    const inFlight = orders.inFlightOrders(symbol);
+    for (let k = 0; k < inFlight.length; k++) {
+      const f = inFlight[k]!;
       const bid = f.side === 'B';
       const depth = bid ? bid0Ticks - f.priceTicks : f.priceTicks - ask0Ticks;
       const b = depth < 0 ? -1 : Math.floor(depth / spacing + 0.5);

@@ -93,7 +93,10 @@ export function buildSimulationParts(scenario: Scenario, options: BuildOptions =
     const port = new InProcessPort(sim.venue, account, { orderLatency, marketDataLatency, groupNotes: options.groupNotes ?? true, groupRequests: options.groupRequests ?? true });
     const markets: AgentMarket[] = symbols.map((symbol) => {
       const m = sim.venue.market(symbol)!;
-      return { symbol, tick: m.instrument.tick, minQtyLots: m.instrument.minimumTradeQuantity };
+      // The market's own string (equal text, one object): the notes and tops the port hands the
+      // agent carry it, and equal strings that are one object compare (`===`, a map's key) by
+      // pointer, where two copies of an 11-character symbol compared their characters every time.
+      return { symbol: m.symbol, tick: m.instrument.tick, minQtyLots: m.instrument.minimumTradeQuantity };
     });
     const feed = new AgentIndexFeed(sim.clock, symbols.map((s) => actors.get(s)!), marketDataLatency);
     const strategy = make({ name, rng: sim.streams.get(name), markets, index: feed });
