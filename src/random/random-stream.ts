@@ -6,7 +6,14 @@ import seedrandom from 'seedrandom';
  */
 export class RandomStream {
   private readonly prng: () => number;
-  private spareNormal: number | undefined;
+  /**
+   * The polar method's second normal, kept for the next call (`hasSpare`). A double field and a
+   * flag rather than `number | undefined`: a field that is sometimes `undefined` holds each
+   * double as a new heap object, so every other draw allocated one (a latency sample per
+   * message of a simulation draws a normal).
+   */
+  private spareNormal = 0;
+  private hasSpare = false;
 
   constructor(readonly seed: string) {
     this.prng = seedrandom.alea(seed);
@@ -43,10 +50,9 @@ export class RandomStream {
 
   /** Normal with mean `mu` and standard deviation `sigma` (Marsaglia polar method). */
   normal(mu = 0, sigma = 1): number {
-    if (this.spareNormal !== undefined) {
-      const z = this.spareNormal;
-      this.spareNormal = undefined;
-      return mu + sigma * z;
+    if (this.hasSpare) {
+      this.hasSpare = false;
+      return mu + sigma * this.spareNormal;
     }
     let u: number;
     let v: number;
@@ -58,6 +64,7 @@ export class RandomStream {
     } while (s >= 1 || s === 0);
     const factor = Math.sqrt((-2 * Math.log(s)) / s);
     this.spareNormal = v * factor;
+    this.hasSpare = true;
     return mu + sigma * u * factor;
   }
 
