@@ -28,8 +28,9 @@
  * (nanos, seq) are its head's, the chain's earliest.
  */
 
-const TWO_POW_30 = 1073741824;
-const ARITY = 4;
+// 2^30 and the heap's arity (4) are written as literals where they are used: V8 loads a
+// module-level constant from the module's context on every use (and checks it is a small
+// integer), once per level of every sift, which it cannot do for a literal.
 
 /** A min-heap of scheduled times, each with a slot. */
 export class EventHeap {
@@ -56,7 +57,7 @@ export class EventHeap {
 
   /** Seconds part of the earliest event's time (only when `size > 0`). */
   topSec(): number {
-    return Math.floor(this.keys[0]! / TWO_POW_30) + this.baseSec;
+    return Math.floor(this.keys[0]! / 1073741824) + this.baseSec; // key / 2^30
   }
 
   /** Nanoseconds part of the earliest event's time (only when `size > 0`). */
@@ -102,11 +103,11 @@ export class EventHeap {
     }
     const keys = this.keys;
     const slotAt = this.slotAt;
-    const key = (sec - this.baseSec) * TWO_POW_30 + nanos;
+    const key = (sec - this.baseSec) * 1073741824 + nanos; // × 2^30
     // Sift up. A parent with an equal key at the same nanos was pushed earlier: it stays first.
     let i = this.positions++;
     while (i > 0) {
-      const parent = ((i - 1) / ARITY) | 0;
+      const parent = (i - 1) >> 2; // ((i - 1) / 4) | 0, i > 0
       const parentKey = keys[parent]!;
       if (parentKey < key || (parentKey === key && this.nanosOf[slotAt[parent]!]! <= nanos)) break;
       keys[i] = parentKey;
@@ -138,7 +139,7 @@ export class EventHeap {
     const n = --this.positions;
     if (n === 0) return;
     let i = 0;
-    for (let first = 1; first < n; first = ARITY * i + 1) {
+    for (let first = 1; first < n; first = 4 * i + 1) {
       let best: number;
       if (first + 3 < n) {
         // Four children, picked without data-dependent branches (which of four random keys
@@ -163,7 +164,7 @@ export class EventHeap {
     const key = keys[n]!;
     const slot = slotAt[n]!;
     while (i > 0) {
-      const parent = ((i - 1) / ARITY) | 0;
+      const parent = (i - 1) >> 2; // ((i - 1) / 4) | 0, i > 0
       const parentKey = keys[parent]!;
       if (parentKey < key || (parentKey === key && this.isTieBefore(slotAt[parent]!, slot))) break;
       keys[i] = parentKey;

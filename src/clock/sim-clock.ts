@@ -5,9 +5,10 @@ import { NowQueue } from './now-queue.ts';
 
 export type { ClockCallback, ScheduledEvent } from './clock-event.ts';
 
-const NS_PER_S = 1_000_000_000;
-/** Below this many seconds, `sec × 10^9` is an exact double (`sec × 1953125 < 2^53`, times 2^9). */
-const MAX_EXACT_SEC = 4_000_000_000;
+// 10^9 and the exact-seconds bound (4·10^9 s: below it `sec × 10^9` is an exact double, as
+// `sec × 1953125 < 2^53`, times 2^9) are written as literals in the per-event code below, as
+// event-heap.ts does its constants: V8 loads a module-level number from the module's context and
+// unboxes it on every use (10^9 is no small integer); a literal is part of the code.
 
 /**
  * Discrete-event clock with exact nanosecond time.
@@ -62,7 +63,7 @@ export class SimClock {
    * bigint path.
    */
   get nowSeconds(): number {
-    return this.sec < MAX_EXACT_SEC ? (this.sec * NS_PER_S + this.nanos) / NS_PER_S : Number(this.nowNs) / NS_PER_S;
+    return this.sec < 4_000_000_000 ? (this.sec * 1_000_000_000 + this.nanos) / 1_000_000_000 : Number(this.nowNs) / 1_000_000_000;
   }
 
   /** Unix seconds part of now (the feeds' `ts`). */
@@ -260,18 +261,18 @@ export class SimClock {
     }
     let sec = this.sec;
     let nanos = this.nanos;
-    if (delayNs < NS_PER_S) {
+    if (delayNs < 1_000_000_000) {
       nanos += delayNs;
     } else {
       // Split the delay first: nanos + delay could pass 2^53 and round. `%` on doubles is
       // exact, and so is the division of the exact multiple that remains.
-      const delayNanos = delayNs % NS_PER_S;
-      sec += (delayNs - delayNanos) / NS_PER_S;
+      const delayNanos = delayNs % 1_000_000_000;
+      sec += (delayNs - delayNanos) / 1_000_000_000;
       nanos += delayNanos;
     }
-    if (nanos >= NS_PER_S) {
+    if (nanos >= 1_000_000_000) {
       sec += 1;
-      nanos -= NS_PER_S;
+      nanos -= 1_000_000_000;
     }
     this.atSec = sec;
     this.atNanos = nanos;

@@ -1,7 +1,7 @@
 import type { LatencyModel } from './latency.ts';
 import type { NewOrder } from '../wire/order.ts';
 
-const NS_PER_S = 1_000_000_000;
+// 10^9 written as a literal below: a module-level number is loaded and unboxed on every use (see sim-clock.ts).
 
 /**
  * One direction of an in-process port's connection (requests, responses and feeds, market
@@ -32,10 +32,10 @@ export class PortChannel {
   delayNs(nowSec: number, nowNanos: number, order?: NewOrder): number {
     let sec = nowSec;
     let nanos = nowNanos + this.latency.sampleNs(nowSec, nowNanos, order);
-    if (nanos >= NS_PER_S) {
-      const carry = Math.floor(nanos / NS_PER_S);
+    if (nanos >= 1_000_000_000) {
+      const carry = Math.floor(nanos / 1_000_000_000);
       sec += carry;
-      nanos -= carry * NS_PER_S;
+      nanos -= carry * 1_000_000_000;
     }
     if (sec < this.sec || (sec === this.sec && nanos < this.nanos)) {
       sec = this.sec;
@@ -43,6 +43,6 @@ export class PortChannel {
     }
     this.sec = sec;
     this.nanos = nanos;
-    return (sec - nowSec) * NS_PER_S + (nanos - nowNanos);
+    return (sec - nowSec) * 1_000_000_000 + (nanos - nowNanos);
   }
 }
