@@ -3,6 +3,7 @@ import type { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { LevelChangeLog } from '../venue/level-change-log.ts';
 import type { BookLevel } from '../wire/market-data.ts';
+import { offerSideTicks } from '../strategy/book-ticks.ts';
 import { LazyLevelsHandler } from './lazy-levels-handler.ts';
 import { firstAtOrAbove, firstAtOrBelow } from './sorted-prices.ts';
 
@@ -128,9 +129,12 @@ export class CapturedSide {
     return true;
   }
 
-  /** The side as an array of wire levels that renders each level on first read. */
+  /** The side as an array of wire levels that renders each level on first read (offered to `sideTicks` by identity). */
   levels(tick: TickSize): BookLevel[] {
-    return new Proxy(new Array<BookLevel>(this.length), new LazyLevelsHandler(this, tick));
+    const handler = new LazyLevelsHandler(this, tick);
+    const view = new Proxy(new Array<BookLevel>(this.length), handler);
+    offerSideTicks(view, handler);
+    return view;
   }
 }
 

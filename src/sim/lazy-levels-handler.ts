@@ -1,5 +1,5 @@
 import type { TickSize } from '../core/price.ts';
-import { SIDE_TICKS, type SideTicks } from '../strategy/book-ticks.ts';
+import { SIDE_TICKS, type SideTicks, type TickSource } from '../strategy/book-ticks.ts';
 import type { BookLevel } from '../wire/market-data.ts';
 
 /**
@@ -16,7 +16,7 @@ function indexOf(key: string | symbol): number {
   return Number.isInteger(i) ? i : -1;
 }
 
-export class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
+export class LazyLevelsHandler implements ProxyHandler<BookLevel[]>, TickSource {
   /** Once every level is rendered (or the array was written to), the proxy is a plain array. */
   private whole = false;
   /** Set by any write: the levels may then differ from the capture, which is no longer offered. */
@@ -28,8 +28,13 @@ export class LazyLevelsHandler implements ProxyHandler<BookLevel[]> {
     private readonly tick: TickSize,
   ) {}
 
+  /** What the side offers as `SideTicks` (`sideTicks` reads it here, or through `get`). */
+  ticks(): SideTicks | undefined {
+    return this.written ? undefined : this.side;
+  }
+
   get(target: BookLevel[], key: string | symbol, receiver: unknown): unknown {
-    if (key === SIDE_TICKS) return this.written ? undefined : this.side;
+    if (key === SIDE_TICKS) return this.ticks();
     if (!this.whole) {
       const i = indexOf(key);
       if (i >= 0 && i < this.side.length) return target[i] ?? this.render(target, i);

@@ -15,10 +15,40 @@ export interface SideTicks {
 /** The key under which a book side carries its `SideTicks` (a symbol: JSON and iteration never see it). */
 export const SIDE_TICKS: unique symbol = Symbol('perpsim.sideTicks');
 
+/** Where a side offered with `offerSideTicks` keeps its numbers: undefined once it no longer offers them. */
+export interface TickSource {
+  ticks(): SideTicks | undefined;
+}
+
+/**
+ * The sides offered last (`offerSideTicks`), newest at `newest`: a ring. A strategy reads the
+ * sides of the update it was just given, so `sideTicks` finds them here by identity without
+ * reading a key through the side's proxy (~400 instructions a read: the trap is looked up and
+ * called through V8's generic property path, and a symbol key on a proxy is never cached).
+ */
+const OFFERED = 8;
+const offeredSides: (readonly BookLevel[] | undefined)[] = new Array(OFFERED).fill(undefined);
+const offeredSources: (TickSource | undefined)[] = new Array(OFFERED).fill(undefined);
+let newest = 0;
+
+/**
+ * A port that makes `levels` (a side that also answers `SIDE_TICKS`) says where its numbers
+ * are: `sideTicks(levels)` then asks `source` while `levels` is among the last few offered,
+ * and gives the same answer as the key would.
+ */
+export function offerSideTicks(levels: readonly BookLevel[], source: TickSource): void {
+  newest = (newest + 1) & (OFFERED - 1);
+  offeredSides[newest] = levels;
+  offeredSources[newest] = source;
+}
+
 /**
  * `levels` as numbers when the port that delivered them offers them, else undefined (a wire
  * port, or a side the strategy has written to): then read the levels' text as usual.
  */
 export function sideTicks(levels: readonly BookLevel[]): SideTicks | undefined {
+  for (let k = 0, i = newest; k < OFFERED; k++, i = (i - 1) & (OFFERED - 1)) {
+    if (offeredSides[i] === levels) return offeredSources[i]!.ticks();
+  }
   return (levels as { [SIDE_TICKS]?: SideTicks })[SIDE_TICKS];
 }

@@ -121,6 +121,30 @@ describe('lazily rendered LEVEL_2 levels', () => {
     );
   });
 
+  it('offer the same ticks whether the side is among the last few made or long evicted from them, and none once written to', () => {
+    // sideTicks finds the sides made last by identity (book-ticks.ts), older ones through the
+    // proxy's key: both must give the capture, and nothing after a write.
+    fc.assert(
+      fc.property(fc.array(sides, { minLength: 1, maxLength: 20 }), fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }), (books, writes) => {
+        const made = books.map(([bids]) => {
+          const capture = CapturedSide.of(bookOf(bids, []), 'B');
+          return { capture, view: capture.levels(tick) };
+        });
+        made.forEach(({ view }, i) => {
+          if (writes[i]) view.push({ p: '1', q: 1 });
+        });
+        // Newest first, then oldest first: each path is taken before and after the other.
+        for (const i of [...made.keys()].reverse().concat([...made.keys()])) {
+          const { capture, view } = made[i]!;
+          const ticks = sideTicks(view);
+          if (writes[i]) expect(ticks).toBeUndefined();
+          else expect(ticks).toBe(capture);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('stop offering ticks once written to, and a plain array never offers them', () => {
     const book = bookOf([[1, 2], [3, 4]], [[0, 1]]);
     const view = CapturedSide.of(book, 'B').levels(tick);
