@@ -95,6 +95,12 @@ export class Position {
     return NaN;
   }
 
+  /** `applyFillTicks` of a fill that `fillStaysNumbers` said keeps the totals numbers (not asked again). */
+  applyUsualFill(side: Side, priceTicks: number, qtyLots: number): number {
+    this.version++;
+    return this.fillNumbers(side, priceTicks, qtyLots, priceTicks * qtyLots);
+  }
+
   /** Trading PnL the last `applyFillTicks` realized when it answered NaN, in tick·lots. */
   lastRealizedBig = 0n;
 

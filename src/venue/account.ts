@@ -66,6 +66,15 @@ export class Account extends AccountOpenOrders {
     countFill(rows, m, realizedTicks, notionalTicks, aggressor);
   }
 
+  /** `addFillTicks` of a usual fill, whose sums were checked to stay safe integers (fill-undo.ts): no fold. */
+  addUsualFillTicks(marketIndex: number, realizedTicks: number, notionalTicks: number, aggressor: boolean): void {
+    const rows = this.byMarket;
+    const m = marketIndex * PER_MARKET;
+    rows[m + M_REALIZED] = rows[m + M_REALIZED]! + realizedTicks;
+    const fee = m + (aggressor ? M_TAKER : M_MAKER);
+    rows[fee] = rows[fee]! + notionalTicks;
+  }
+
   /** Books money of a fill that has no tick·lot counter (past 2^53, or a fee rate without whole factor). */
   addFillMoney(p: AccountPosition, realized: Money, fee: Money): void {
     p.addToBases(realized, fee);

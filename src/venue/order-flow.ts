@@ -10,7 +10,7 @@ import {
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 import { EXTERNAL_OWNER } from './external-owner.ts';
-import { bookFillMoney } from './fill-money.ts';
+import { bookFillMoney, bookUsualFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
@@ -223,17 +223,21 @@ export class OrderFlow {
     // counters (as numbers for a usual fill, else with their Money and the market's state), the record.
     const j = s.log.journal;
     const known = account.findPosition(market);
-    if (!saveUsualFill(j, account, known, market, priceTicks, lots, aggressor, !aggressor && store.has(slot, B_IM_BIG))) {
+    const usual = saveUsualFill(j, account, known, market, priceTicks, lots, aggressor, !aggressor && store.has(slot, B_IM_BIG));
+    if (!usual) {
       saveAccount(j, account, market);
       savePosition(j, account, market);
       s.log.touchMarket(market);
     }
     saveRecord(j, store, slot);
     const position = known ?? account.positionIn(market);
-    const realizedTicks = position.position.applyFillTicks(store.side(slot), priceTicks, lots);
+    // A usual fill was checked to stay in numbers and counters: no bounds asked again.
+    const side = store.side(slot);
+    const realizedTicks = usual ? position.position.applyUsualFill(side, priceTicks, lots) : position.position.applyFillTicks(side, priceTicks, lots);
     account.syncPosition(market.index, position.position);
     faultPoint('fill.position');
-    bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
+    if (usual) bookUsualFillMoney(s, account, market, priceTicks * lots, aggressor, realizedTicks);
+    else bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
     faultPoint('fill.cash');
     if (!aggressor) account.restingFilled(store, slot, market, lots);
     const filled = store.field(slot, F_FILLED) + lots;
