@@ -20,12 +20,14 @@ export const enum Row {
   Aggressor = 8,
   Filled = 9,
   State = 10,
-  /** The type's char code, plus `Reason` when the row has a reason and text, `Oid` when it names an id. */
+  /** The type's char code, plus `Reason` when the row has a reason and text, `Oid` when it names an id, `Fill` when it has a fill. */
   Kind = 11,
   /** Numbers per row. */
   Size = 12,
   Reason = 256,
   Oid = 512,
+  /** The row has a fill (`setFill`): its fill numbers are written only then, and read only then. */
+  Fill = 1024,
 }
 
 /** The feed type of each char code a row keeps (`Row.Kind & 255`). */
@@ -65,10 +67,6 @@ export class OrderEventRows {
     n[o + Row.Eid] = eid;
     n[o + Row.Ts] = ts;
     n[o + Row.Tn] = tn;
-    n[o + Row.Tid] = 0;
-    n[o + Row.FillLots] = 0;
-    n[o + Row.FillPrice] = 0;
-    n[o + Row.Aggressor] = 0;
     n[o + Row.Filled] = filled;
     n[o + Row.State] = state;
     n[o + Row.Kind] = t.charCodeAt(0);
@@ -96,6 +94,7 @@ export class OrderEventRows {
     n[o + Row.FillLots] = lots;
     n[o + Row.FillPrice] = priceTicks;
     n[o + Row.Aggressor] = aggressor ? 1 : 0;
+    n[o + Row.Kind] = n[o + Row.Kind]! | Row.Fill;
   }
 
   clear(): void {

@@ -24,6 +24,7 @@ export const enum At {
   Size = 12,
   Reason = 256,
   Oid = 512,
+  Fill = 1024,
 }
 
 /** What a cursor reads before its first `load`. */
@@ -99,19 +100,19 @@ export class OrderEvent {
 
   /** Fill details of p / f. */
   get tid(): number {
-    return this.rows.nums[this.o + At.Tid]!;
+    return this.has(At.Fill) ? this.rows.nums[this.o + At.Tid]! : 0;
   }
 
   get fillLots(): number {
-    return this.rows.nums[this.o + At.FillLots]!;
+    return this.has(At.Fill) ? this.rows.nums[this.o + At.FillLots]! : 0;
   }
 
   get fillPriceTicks(): number {
-    return this.rows.nums[this.o + At.FillPrice]!;
+    return this.has(At.Fill) ? this.rows.nums[this.o + At.FillPrice]! : 0;
   }
 
   get aggressor(): boolean {
-    return this.rows.nums[this.o + At.Aggressor] === 1;
+    return this.has(At.Fill) && this.rows.nums[this.o + At.Aggressor] === 1;
   }
 
   private has(bit: number): boolean {
