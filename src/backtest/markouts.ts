@@ -29,6 +29,12 @@ export class MarkoutReader {
   private midX2: number | null = null;
   /** Reads not yet taken: with none, a book change costs nothing here (a do-nothing run's case). */
   private live = 0;
+  /**
+   * The earliest pending read's (T, seq) over the horizons (Infinity: none): a book change in
+   * an event ordered before it takes no read, so it only keeps the new touch. Most book changes
+   * of a market maker's run come while reads are pending and none is due.
+   */
+  private readonly due = new ReadTime();
 
   constructor(
     private readonly clock: SimClock,
@@ -46,7 +52,10 @@ export class MarkoutReader {
     for (let k = 0; k < MARKOUT_HORIZONS_S.length; k++) {
       const at = now + BigInt(MARKOUT_HORIZONS_S[k]!) * NS_PER_S;
       if (at > this.endNs) continue;
-      this.pending[k]!.add(Number(at / NS_PER_S), Number(at % NS_PER_S), seq, into, k);
+      const sec = Number(at / NS_PER_S);
+      const nanos = Number(at % NS_PER_S);
+      this.pending[k]!.add(sec, nanos, seq, into, k);
+      this.due.lowerTo(sec, nanos, seq);
       this.live++;
     }
   }
@@ -55,13 +64,20 @@ export class MarkoutReader {
   bookChanged(): void {
     if (this.live === 0) return;
     const { nowSec, nowNanos, runningSeq } = this.clock;
-    for (const reads of this.pending) this.live -= reads.takeBefore(nowSec, nowNanos, runningSeq, this.midX2);
+    if (this.due.isBefore(nowSec, nowNanos, runningSeq)) {
+      this.due.clear();
+      for (const reads of this.pending) {
+        this.live -= reads.takeBefore(nowSec, nowNanos, runningSeq, this.midX2);
+        reads.lowerDue(this.due);
+      }
+    }
     this.midX2 = this.currentMidX2();
   }
 
   /** The run ended (every event up to its end ran): the reads left see the last touch. */
   finish(): void {
     for (const reads of this.pending) this.live -= reads.takeBefore(Infinity, 0, 0, this.midX2);
+    this.due.clear();
   }
 
   private currentMidX2(): number | null {
@@ -69,6 +85,31 @@ export class MarkoutReader {
     const bid = book.bestBidTicks();
     const ask = book.bestAskTicks();
     return bid === undefined || ask === undefined ? null : bid + ask;
+  }
+}
+
+/** A read's place in the run: (T as sec and nanos, the seq it would have taken); Infinity for none. */
+class ReadTime {
+  sec = Infinity;
+  nanos = 0;
+  seq = 0;
+
+  clear(): void {
+    this.sec = Infinity;
+  }
+
+  /** Makes this the earlier of itself and (sec, nanos, seq). */
+  lowerTo(sec: number, nanos: number, seq: number): void {
+    if (sec < this.sec || (sec === this.sec && (nanos < this.nanos || (nanos === this.nanos && seq < this.seq)))) {
+      this.sec = sec;
+      this.nanos = nanos;
+      this.seq = seq;
+    }
+  }
+
+  /** Whether a read at this time runs before an event at (sec, nanos, seq) (`PendingReads.takeBefore`'s order). */
+  isBefore(sec: number, nanos: number, seq: number): boolean {
+    return this.sec < sec || (this.sec === sec && (this.nanos < nanos || (this.nanos === nanos && this.seq <= seq)));
   }
 }
 
@@ -87,6 +128,12 @@ class PendingReads {
     this.seqs.push(seq);
     this.into.push(into);
     this.index.push(k);
+  }
+
+  /** Lowers `due` to this FIFO's first read, if any. */
+  lowerDue(due: ReadTime): void {
+    const h = this.head;
+    if (h < this.sec.length) due.lowerTo(this.sec[h]!, this.nanos[h]!, this.seqs[h]!);
   }
 
   /** Writes `midX2` into every read that runs before an event at (sec, nanos, seq); returns how many. */
