@@ -6,9 +6,9 @@ export const WARN_SIM_NS = 6n * 3600n * 1_000_000_000n;
 export const WARN_BYTES = 500_000_000;
 
 /**
- * Event-log bytes per agent and simulated hour, measured on `default` (10 agents, about
- * 8.5 MB per simulated hour with LZ4-compressed batches, ~37 bytes an event). An estimate:
- * agents differ in activity.
+ * Event-log bytes per agent and simulated hour, measured on `default` (10 agents, a day's log
+ * 209.0 MB with LZ4-compressed batches: about 8.7 MB per simulated hour, ~33 bytes an event;
+ * bench/README "Round 13"). An estimate: agents differ in activity.
  */
 export const EVENT_LOG_BYTES_PER_AGENT_HOUR = 900_000;
 
