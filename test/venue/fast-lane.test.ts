@@ -4,7 +4,7 @@ import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setFastLane } from '../../src/venue/order-fast-lane.ts';
-import { outcomeFailingAt } from './fault-outcome.ts';
+import { outcomeFailingAt, withSwitch } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue, money } from './fixtures.ts';
 
 /**
@@ -67,14 +67,7 @@ function make(fast: boolean) {
     };
   }
   const seqs: number[][] = users.map(() => []);
-  const run = <T>(fn: () => T): T => {
-    setFastLane(fast);
-    try {
-      return fn();
-    } finally {
-      setFastLane(true);
-    }
-  };
+  const run = withSwitch(setFastLane, fast);
   const apply = (c: Cmd): unknown => run(() => applyCmd(c));
   function applyCmd(c: Cmd): unknown {
     const v = t.venue;

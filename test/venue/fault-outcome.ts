@@ -22,3 +22,19 @@ export function outcomeFailingAt<T>(step: number, command: () => T): { steps: st
     setFaultHook(undefined);
   }
 }
+
+/**
+ * A runner that calls `fn` with a test switch of the venue (`setFastLane`, `setNarrowFillUndo`)
+ * set to `on`, and sets it back on afterwards whatever happens: how a twin test runs one of
+ * the two venues on the path before.
+ */
+export function withSwitch(set: (on: boolean) => void, on: boolean): <T>(fn: () => T) => T {
+  return <T>(fn: () => T): T => {
+    set(on);
+    try {
+      return fn();
+    } finally {
+      set(true);
+    }
+  };
+}

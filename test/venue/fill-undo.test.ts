@@ -4,7 +4,7 @@ import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setNarrowFillUndo } from '../../src/venue/fill-undo.ts';
-import { outcomeFailingAt } from './fault-outcome.ts';
+import { outcomeFailingAt, withSwitch } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue } from './fixtures.ts';
 
 /**
@@ -78,14 +78,7 @@ function make(narrow: boolean) {
       t.venue.placeOrderTicks(u, m, 'B', m.indexTicks, 1, 'IOC', false);
     }
   }
-  const run = <T>(fn: () => T): T => {
-    setNarrowFillUndo(narrow);
-    try {
-      return fn();
-    } finally {
-      setNarrowFillUndo(true);
-    }
-  };
+  const run = withSwitch(setNarrowFillUndo, narrow);
   const apply = (c: Cmd): unknown => run(() => applyCmd(c));
   function applyCmd(c: Cmd): unknown {
     const v = t.venue;
