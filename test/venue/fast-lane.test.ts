@@ -4,7 +4,7 @@ import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setFastLane } from '../../src/venue/order-fast-lane.ts';
-import { outcomeFailingAt, withSwitch } from './fault-outcome.ts';
+import { expectTwinsAgree, outcomeFailingAt, withSwitch } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue, money } from './fixtures.ts';
 
 /**
@@ -136,12 +136,7 @@ describe('the fast lane', () => {
       fc.property(fc.array(cmdArb, { minLength: 20, maxLength: 80 }), (cmds) => {
         const fast = make(true);
         const general = make(false);
-        for (const c of cmds) {
-          expect(fast.apply(c)).toEqual(general.apply(c));
-          expect(fast.observed()).toEqual(general.observed());
-        }
-        expect(fast.feeds.all).toEqual(general.feeds.all);
-        expect(fast.feeds.trades).toEqual(general.feeds.trades);
+        expectTwinsAgree(fast, general, cmds);
         if (fast.placeCalls() < general.placeCalls()) fewerBookCalls++;
         fills += fast.feeds.trades.length;
       }),

@@ -38,3 +38,23 @@ export function withSwitch(set: (on: boolean) => void, on: boolean): <T>(fn: () 
     }
   };
 }
+
+/** One venue of a twin test: how it takes a command, what it shows after one, its feeds. */
+interface TwinSide<C> {
+  apply(c: C): unknown;
+  observed(): unknown;
+  feeds: { all: unknown[]; trades: unknown[] };
+}
+
+/**
+ * Runs `cmds` through both twins and expects equal answers and observations after every
+ * command, and equal feeds and trade records at the end.
+ */
+export function expectTwinsAgree<C>(a: TwinSide<C>, b: TwinSide<C>, cmds: readonly C[]): void {
+  for (const c of cmds) {
+    expect(a.apply(c)).toEqual(b.apply(c));
+    expect(a.observed()).toEqual(b.observed());
+  }
+  expect(a.feeds.all).toEqual(b.feeds.all);
+  expect(a.feeds.trades).toEqual(b.feeds.trades);
+}

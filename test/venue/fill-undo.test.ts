@@ -4,7 +4,7 @@ import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setNarrowFillUndo } from '../../src/venue/fill-undo.ts';
-import { outcomeFailingAt, withSwitch } from './fault-outcome.ts';
+import { expectTwinsAgree, outcomeFailingAt, withSwitch } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue } from './fixtures.ts';
 
 /**
@@ -137,12 +137,7 @@ describe('a fill saved for the undo as numbers', () => {
       fc.property(fc.array(cmdArb, { minLength: 20, maxLength: 70 }), (cmds) => {
         const narrow = make(true);
         const whole = make(false);
-        for (const c of cmds) {
-          expect(narrow.apply(c)).toEqual(whole.apply(c));
-          expect(narrow.observed()).toEqual(whole.observed());
-        }
-        expect(narrow.feeds.all).toEqual(whole.feeds.all);
-        expect(narrow.feeds.trades).toEqual(whole.feeds.trades);
+        expectTwinsAgree(narrow, whole, cmds);
         trades += narrow.feeds.trades.length;
       }),
       { numRuns: 120, seed: 14 },
