@@ -1,6 +1,5 @@
 import type { Money } from '../core/money.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
-import { isOpenBits } from './order-record.ts';
 import { OrderSides } from './order-sides.ts';
 import { SeqIndex } from './seq-index.ts';
 
@@ -59,6 +58,10 @@ export class OrderStore {
   readonly views: readonly ({ detach(): void } | undefined)[] = this.sides.views;
   private readonly freeSlots: number[] = [];
   private highWater = 0;
+  /** Slots below this have been used (records past it were never written): the scans' bound (order-scans.ts). */
+  get slotsEverUsed(): number {
+    return this.highWater;
+  }
   readonly bySeq = new SeqIndex();
 
   /**
@@ -292,40 +295,6 @@ export class OrderStore {
 
   /** Filled notionals past 2^53 (an extremely long-lived order): exact, off the records. */
   private bigNotional: Map<number, bigint> | undefined;
-
-  /** Every live slot with a record in use, ascending (rare paths: delisting, closes). */
-  liveSlots(): number[] {
-    const out: number[] = [];
-    for (let s = 0; s < this.highWater; s++) if (this.data[s * Rec.Stride + Rec.User] !== Rec.FreeUser) out.push(s);
-    return out;
-  }
-
-  /**
-   * The open (resting) orders of account `userId`, oldest first: a scan of the records. An
-   * account's orders rest in the command that places them, so oldest first is ascending engine
-   * id (liquidation orders, the negative ids, are IOC and never rest). Outside a command an
-   * order is resting exactly when its state is NEW or PARTIALLY_FILLED.
-   */
-  openSlotsOf(userId: number): number[] {
-    const d = this.data;
-    const out: number[] = [];
-    for (let s = 0, o = 0; s < this.highWater; s++, o += Rec.Stride) {
-      if (d[o + Rec.User] === userId && isOpenBits(d[o + Rec.Bits]!)) out.push(s);
-    }
-    return out.length < 2 ? out : out.sort((a, b) => d[a * Rec.Stride + Rec.Seq]! - d[b * Rec.Stride + Rec.Seq]!);
-  }
-
-  /** `openSlotsOf` for every account at once (one scan): slots by user id, each oldest first. */
-  openSlotsByUser(users: number): number[][] {
-    const d = this.data;
-    const out: number[][] = Array.from({ length: users }, () => []);
-    for (let s = 0, o = 0; s < this.highWater; s++, o += Rec.Stride) {
-      const user = d[o + Rec.User]!;
-      if (user >= 0 && user < users && isOpenBits(d[o + Rec.Bits]!)) out[user]!.push(s);
-    }
-    for (const slots of out) if (slots.length > 1) slots.sort((a, b) => d[a * Rec.Stride + Rec.Seq]! - d[b * Rec.Stride + Rec.Seq]!);
-    return out;
-  }
 
   private grow(): void {
     const next = new Float64Array(this.data.length * 2);

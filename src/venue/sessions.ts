@@ -5,6 +5,7 @@ import type { Market } from './market.ts';
 import type { OrderFlow } from './order-flow.ts';
 import { F_MARKET, F_SEQ } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
+import { liveSlots } from './order-scans.ts';
 
 const DAY_SEC = 86_400;
 
@@ -54,7 +55,7 @@ export class Sessions {
   /** Slots of the orders resting on `market`, in the order they rested (= engine id order). */
   private restingIn(market: Market): number[] {
     const o = this.s.orders;
-    return o.liveSlots().filter((slot) => o.field(slot, F_MARKET) === market.index).sort((a, b) => o.field(a, F_SEQ) - o.field(b, F_SEQ));
+    return liveSlots(o).filter((slot) => o.field(slot, F_MARKET) === market.index).sort((a, b) => o.field(a, F_SEQ) - o.field(b, F_SEQ));
   }
 
   private scheduleNextHoursTransition(market: Market, hours: Required<TradingHoursConfig>): void {

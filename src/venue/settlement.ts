@@ -7,6 +7,7 @@ import type { OrderFlow } from './order-flow.ts';
 import type { VenueState } from './venue-state.ts';
 import { faultPoint } from './fault-points.ts';
 import { saveAccount, savePosition } from './undo.ts';
+import { openSlotsOf } from './order-scans.ts';
 
 /** Digits kept in a funding rate's text. */
 const FUNDING_RATE_DECIMALS = 12;
@@ -117,7 +118,7 @@ export class Settlement {
   liquidate(account: Account): void {
     this.s.liquidations++;
     faultPoint('liquidation.start');
-    for (const slot of this.s.orders.openSlotsOf(account.id)) {
+    for (const slot of openSlotsOf(this.s.orders, account.id)) {
       this.flow.cancelResting(slot, 'LIQUIDATION', 'canceled for liquidation');
       faultPoint('liquidation.cancel');
     }

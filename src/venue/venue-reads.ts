@@ -14,6 +14,7 @@ import { F_SEQ, F_USER, NO_SLOT } from './order-store.ts';
 import { apiRiskSnapshot, positionRiskSnapshot } from './risk-view.ts';
 import type { VenueState } from './venue-state.ts';
 import { candleRecord, fundingRateRecord, markPriceRecord } from './wire-forms.ts';
+import { openSlotsByUser, openSlotsOf } from './order-scans.ts';
 
 /**
  * What the venue answers about its state without changing it: markets and accounts, open
@@ -73,7 +74,7 @@ export abstract class VenueReads {
 
   /** Open orders of the account, oldest first. */
   openOrders(account: Account): Order[] {
-    return this.s.orders.openSlotsOf(account.id).map((slot) => this.s.view(slot));
+    return openSlotsOf(this.s.orders, account.id).map((slot) => this.s.view(slot));
   }
 
   /** An open order by wire id, if it belongs to `account`. */
@@ -167,7 +168,7 @@ function stateHashOf(s: VenueState): string {
     for (const f of m.fundingHistory) h.update(`${f.sec}|${f.fundingAmount}|${f.fundingRate}`);
   }
   // Every account's open orders from one scan of the records, oldest first (as `openSlots`).
-  const open = s.orders.openSlotsByUser(s.accounts.length);
+  const open = openSlotsByUser(s.orders, s.accounts.length);
   for (const a of s.accounts) {
     h.update(`${a.username}|${a.cash}|${a.openOrdersIm}|${open[a.id]!.map((slot) => s.orders.field(slot, F_SEQ)).join(',')}`);
     for (const p of a.positionList) {

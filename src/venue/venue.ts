@@ -14,6 +14,7 @@ import { Settlement } from './settlement.ts';
 import { VenueState } from './venue-state.ts';
 import { VenueReads } from './venue-reads.ts';
 import { listMarkets, startProcesses, type VenueConfig } from './venue-setup.ts';
+import { openSlotsOf } from './order-scans.ts';
 
 export { VenueQueryError } from './venue-reads.ts';
 
@@ -155,7 +156,7 @@ export class Venue extends VenueReads {
   cancelAll(account: Account): { successful: string[]; failed: string[] } {
     return this.s.exclusive(() => {
       const successful: string[] = [];
-      for (const slot of this.s.orders.openSlotsOf(account.id)) {
+      for (const slot of openSlotsOf(this.s.orders, account.id)) {
         successful.push(this.s.orderId(slot));
         this.flow.cancelResting(slot, 'USER_REQUESTED', 'canceled by user');
       }
