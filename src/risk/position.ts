@@ -85,10 +85,7 @@ export class Position {
     this.version++;
     if (this.big === undefined) {
       const notional = priceTicks * qtyLots;
-      // Every total below moves by at most notional + openCost (closing lots realizes at most
-      // their cost plus the fill's notional): if that bound is safe, each step is exact.
-      const bound = Math.abs(notional) + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN);
-      if (Number.isSafeInteger(notional) && bound <= Number.MAX_SAFE_INTEGER) return this.fillNumbers(side, priceTicks, qtyLots, notional);
+      if (this.totalsStayNumbers(notional)) return this.fillNumbers(side, priceTicks, qtyLots, notional);
       this.big = { buy: BigInt(this.buyN), sell: BigInt(this.sellN), realized: BigInt(this.realizedN), openCost: BigInt(this.openCostN) };
     }
     this.lastRealizedBig = this.fillBig(this.big, side, priceTicks, qtyLots);
@@ -317,11 +314,20 @@ export class Position {
    * below it.
    */
   fillStaysNumbers(priceTicks: number, qtyLots: number, pendingTicks: number): boolean {
-    const product = priceTicks * qtyLots;
-    if (this.big !== undefined || !Number.isSafeInteger(product)) return false;
-    const notional = Math.abs(product);
-    const bound = notional + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN);
-    return bound <= Number.MAX_SAFE_INTEGER && notional + this.openCostN + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
+    const notional = priceTicks * qtyLots;
+    if (this.big !== undefined || !this.totalsStayNumbers(notional)) return false;
+    return Math.abs(notional) + this.openCostN + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * Whether a fill of `notional` tick·lots keeps every total exact as a number (the totals
+   * numbers now): each moves by at most notional + openCost (closing lots realizes at most their
+   * cost plus the fill's notional), so if that bound is safe, each step is exact. Doubles of
+   * non-negative terms: a sum that passes 2^53 cannot round below it.
+   */
+  private totalsStayNumbers(notional: number): boolean {
+    if (!Number.isSafeInteger(notional)) return false;
+    return Math.abs(notional) + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN) <= Number.MAX_SAFE_INTEGER;
   }
 }
 
