@@ -227,6 +227,9 @@ export class CommandLog {
     }
     this.toFreeLength = 0;
     const c = this.counters;
+    // The scratch record of an order that ended in this command (an IOC that could not cross)
+    // has no undo entry: its slot is left unowned as a commit would leave it.
+    c.orders.endScratch();
     c.orderIds.rewind(this.orderCount);
     c.liquidationIds.rewind(this.liquidationCount);
     c.executionIds.rewind(this.executionCount);

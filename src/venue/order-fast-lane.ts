@@ -2,7 +2,8 @@ import type { Account } from './account.ts';
 import { faultPoint } from './fault-points.ts';
 import type { Market } from './market.ts';
 import { closeResting, restOrder, takeOffBook } from './order-close.ts';
-import type { OrderFlow, OrderTicket } from './order-flow.ts';
+import type { OrderFlow } from './order-flow.ts';
+import type { Side, TimeInForce } from '../core/types.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
 import { saveAllocation } from './undo.ts';
 import type { VenueState } from './venue-state.ts';
@@ -19,7 +20,9 @@ import type { BookEvents } from '../book/book-events.ts';
  * in its final state, and what the outcome is known to be is not asked again:
  *
  * - An IOC order that cannot cross (the touch says so) would only be answered "expired" by the
- *   book, which changes nothing for it: the book is not asked and there is no book undo.
+ *   book, which changes nothing for it: the book is not asked and there is no book undo. It
+ *   ends before anything could name it, so its record is the store's scratch record
+ *   (`OrderStore.scratch`): no slot allocated, indexed, journaled or freed.
  * - A GTC order that cannot cross rests: the book's one answer is "rested", whose undo entry
  *   (`savePlace`'s, with no maker consumed) is written here.
  * - The mark is refreshed only when the touch moved: the mark is the median of index (or the
@@ -61,34 +64,47 @@ export function setFastLane(on: boolean): void {
 }
 
 /**
- * Places `t` for `account` in `market` through the fast lane: the order's slot, or `NO_SLOT`
- * (nothing changed) when the order is not one the lane takes.
+ * Places an order for `account` in `market` through the fast lane: the order's slot, or
+ * `NO_SLOT` (nothing changed) when the order is not one the lane takes. The order's fields are
+ * arguments, not a ticket: an in-process caller (`placeOrderSeq`) fills no object first. Not
+ * for liquidation orders (the caller keeps them out).
  */
-export function placeFast(s: VenueState, flow: OrderFlow, account: Account, market: Market, t: OrderTicket): number {
-  if (!enabled || market.state !== 'OPEN' || t.postOnly || t.isLiquidation === true) return Rec.NoSlot;
-  const priceTicks = t.priceTicks;
-  const qtyLots = t.qtyLots;
+export function placeFast(s: VenueState, flow: OrderFlow, account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
+  if (!enabled || market.state !== 'OPEN' || postOnly) return Rec.NoSlot;
   // int32 price and quantity (NaN, off the grid, fails), both positive.
   if ((priceTicks | 0) !== priceTicks || priceTicks <= 0 || (qtyLots | 0) !== qtyLots || qtyLots <= 0) return Rec.NoSlot;
   const inst = market.instrument;
   if (qtyLots % inst.minimumTradeQuantity !== 0 || !market.isWithinBand(priceTicks) || account.openCountIn(market) >= inst.maxOpenOrders) return Rec.NoSlot;
-  const buy = t.side === 'B';
-  const ioc = t.tif === 'IOC';
-  if (!ioc && t.tif !== 'GTC') return Rec.NoSlot;
+  const buy = side === 'B';
+  const ioc = tif === 'IOC';
+  if (!ioc && tif !== 'GTC') return Rec.NoSlot;
   const book = market.book;
   const opposite = buy ? book.bestAskTicks() : book.bestBidTicks();
   const crosses = opposite !== undefined && (buy ? opposite <= priceTicks : opposite >= priceTicks);
-  if (quantityOverflow(account, market, t.side, priceTicks, qtyLots, s.clock, crosses) !== undefined) return Rec.NoSlot;
+  if (quantityOverflow(account, market, side, priceTicks, qtyLots, s.clock, crosses) !== undefined) return Rec.NoSlot;
   if (account.orderMarginFits(market, priceTicks, qtyLots) <= 0) return Rec.NoSlot;
 
-  // Accepted: the record (already NEW), its allocation's undo, the `n` row.
+  // Accepted: the record (already NEW), for an order that may outlive the command with its
+  // allocation's undo, and the `n` row.
   const store = s.orders;
-  const j = s.log.journal;
   const seq = s.orderIds.advanceAt(s.clock);
-  const fresh = store.nextIsFresh;
   const bits = (buy ? 0 : Rec.Sell) | (ioc ? Rec.Ioc : 0) | (Rec.New << Rec.StateShift);
-  // An IOC that cannot cross ends in this command, before anyone could name it: not indexed.
-  const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock, crosses || !ioc);
+  if (ioc && !crosses) {
+    // It ends in this command, before anyone could name it: the scratch record (nothing
+    // allocated, indexed or journaled; the command log ends it), expired without a `setState`.
+    const slot = store.scratch(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
+    if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+    faultPoint('place.accepted');
+    faultPoint('place.book');
+    store.data[slot * Rec.Stride + Rec.Bits] = (bits & 255) | (Rec.Expired << Rec.StateShift);
+    if (s.orderRow('x', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+    s.bookChanged(market);
+    faultPoint('place.done');
+    return slot;
+  }
+  const j = s.log.journal;
+  const fresh = store.nextIsFresh;
+  const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
   saveAllocation(j, store, slot, fresh);
   if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
   faultPoint('place.accepted');
@@ -96,32 +112,27 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
     flow.matchAccepted(account, market, slot);
     return slot;
   }
-  if (ioc) {
-    faultPoint('place.book');
-    store.setState(slot, Rec.Expired);
-    if (s.orderRow('x', account.id, slot, s.executionIds.advance()) >= 0) s.told();
-  } else {
-    const own = buy ? book.bestBidTicks() : book.bestAskTicks();
-    const cmd = flow.command;
-    cmd.orderId = seq;
-    cmd.ownerId = account.id;
-    cmd.side = t.side;
-    cmd.priceTicks = priceTicks;
-    cmd.qtyLots = qtyLots;
-    cmd.tif = 'GTC';
-    cmd.postOnly = false;
-    book.placeInto(cmd, flow.clearedEvents());
-    // `savePlace` of a rest that consumed no maker.
-    const at = j.entry(Rec.Place, 3);
-    j.ref(book);
-    j.nums[at] = buy ? 0 : 1;
-    j.nums[at + 1] = seq;
-    j.nums[at + 2] = 0;
-    faultPoint('place.book');
-    restOrder(s, account, slot, market, qtyLots);
-    faultPoint('place.rested');
-    if (own === undefined || (buy ? priceTicks > own : priceTicks < own)) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
-  }
+  // A GTC that cannot cross rests.
+  const own = buy ? book.bestBidTicks() : book.bestAskTicks();
+  const cmd = flow.command;
+  cmd.orderId = seq;
+  cmd.ownerId = account.id;
+  cmd.side = side;
+  cmd.priceTicks = priceTicks;
+  cmd.qtyLots = qtyLots;
+  cmd.tif = 'GTC';
+  cmd.postOnly = false;
+  book.placeInto(cmd, flow.clearedEvents());
+  // `savePlace` of a rest that consumed no maker.
+  const at = j.entry(Rec.Place, 3);
+  j.ref(book);
+  j.nums[at] = buy ? 0 : 1;
+  j.nums[at + 1] = seq;
+  j.nums[at + 2] = 0;
+  faultPoint('place.book');
+  restOrder(s, account, slot, market, qtyLots);
+  faultPoint('place.rested');
+  if (own === undefined || (buy ? priceTicks > own : priceTicks < own)) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
   s.bookChanged(market);
   faultPoint('place.done');
   return slot;

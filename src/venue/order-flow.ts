@@ -1,6 +1,6 @@
 import type { PlaceCommand, TradeEvent } from '../book/events.ts';
 import { BookEvents, EV_CANCELED, EV_EXPIRED, EV_RESTED, EV_TRADE } from '../book/book-events.ts';
-import type { CancelReason, Side } from '../core/types.ts';
+import type { CancelReason, Side, TimeInForce } from '../core/types.ts';
 import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
@@ -40,10 +40,38 @@ export class OrderFlow {
    * (`j`), never exceptions.
    */
   submit(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
-    if (market !== undefined) {
-      const fast = placeFast(this.s, this, account, market, ticket);
+    if (market !== undefined && ticket.isLiquidation !== true) {
+      const fast = placeFast(this.s, this, account, market, ticket.side, ticket.priceTicks, ticket.qtyLots, ticket.tif, ticket.postOnly);
       if (fast !== NO_SLOT) return fast;
     }
+    return this.submitGeneral(account, market, symbol, ticket);
+  }
+
+  /**
+   * `submit` of an order in ticks (in-process callers): the fast lane from the arguments, and
+   * only when it does not take the order the ticket, filled here (no object per order), for
+   * the general path.
+   */
+  submitTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
+    const fast = placeFast(this.s, this, account, market, side, priceTicks, qtyLots, tif, postOnly);
+    if (fast !== NO_SLOT) return fast;
+    // The text of an on-grid price is made from its ticks when read; `toPrice` also refuses
+    // ticks that are no safe integer, as it did when every order carried its text.
+    const t = this.ticket;
+    t.side = side;
+    t.priceText = Number.isSafeInteger(priceTicks) ? '' : market.instrument.tick.toPrice(priceTicks);
+    t.priceTicks = priceTicks;
+    t.qtyLots = qtyLots;
+    t.tif = tif;
+    t.postOnly = postOnly;
+    return this.submitGeneral(account, market, market.symbol, t);
+  }
+
+  /** One ticket, refilled by `submitTicks`: the general path reads it and keeps nothing. */
+  private readonly ticket: OrderTicket = { side: 'B', priceText: '', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
+
+  /** `submit` without the fast lane: every check, then the book. */
+  private submitGeneral(account: Account, market: Market | undefined, symbol: string, ticket: OrderTicket): number {
     const slot = this.createOrder(account, market, symbol, ticket);
     const rejection = market === undefined ? (['UNKNOWN_SYMBOL', `unknown symbol ${symbol}`] as const) : checkOrder(this.s.clock, account, market, ticket);
     if (rejection !== undefined) {

@@ -66,12 +66,9 @@ export class OrderStore {
 
   /**
    * A fresh record for a new order (every field set here or by the caller), stamped with the
-   * time of `time` (read, not passed: see `IdGenerator.advanceAt`). `indexed` false: an order
-   * that ends in the command that makes it without anything asking for it by engine id (an IOC
-   * that cannot cross) is not put in the index (`slotOf` does not find it; taking an id the
-   * index does not hold changes nothing, so `free` needs no flag).
+   * time of `time` (read, not passed: see `IdGenerator.advanceAt`), in the engine id index.
    */
-  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }, indexed = true): number {
+  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
     let slot = this.freeSlots.pop();
     if (slot === undefined) {
       slot = this.highWater++;
@@ -91,9 +88,55 @@ export class OrderStore {
     d[o + Rec.Notional] = 0;
     d[o + Rec.Saved] = 0;
     d[o + Rec.BookRef] = 0;
-    if (indexed) this.bySeq.add(seq, slot);
+    this.bySeq.add(seq, slot);
     return slot;
   }
+
+  /**
+   * The record of an order that ends in the command that makes it, before anything could name
+   * it (an IOC that cannot cross, order-fast-lane.ts), written into the store's one scratch
+   * slot: no free slot taken, no index entry, no allocation to undo. Its events read it as any
+   * record until the command is over; then `free` (through the command log, as for any ended
+   * order) or, after a rollback, `endScratch` leaves the slot unowned again.
+   */
+  scratch(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
+    let slot = this.scratchSlot;
+    // Undefined in a store restored from a snapshot made before the scratch slot existed.
+    if (!(slot >= 0)) {
+      slot = this.scratchSlot = this.highWater++;
+      if (slot * Rec.Stride >= this.data.length) this.grow();
+    }
+    const d = this.data;
+    const o = slot * Rec.Stride;
+    d[o + Rec.Seq] = seq;
+    d[o + Rec.User] = userId;
+    d[o + Rec.Market] = marketIndex;
+    d[o + Rec.Bits] = bits;
+    d[o + Rec.Price] = priceTicks;
+    d[o + Rec.Qty] = qtyLots;
+    d[o + Rec.Filled] = 0;
+    d[o + Rec.Sec] = time.nowSec;
+    d[o + Rec.Nanos] = time.nowNanos;
+    d[o + Rec.Notional] = 0;
+    d[o + Rec.Saved] = 0;
+    d[o + Rec.BookRef] = 0;
+    return slot;
+  }
+
+  /**
+   * The scratch record's order is over (its command committed or was rolled back): the slot has
+   * no owner again (the scans skip it), and a view or text made of it takes its copy and goes.
+   */
+  endScratch(): void {
+    const slot = this.scratchSlot;
+    if (!(slot >= 0)) return;
+    const o = slot * Rec.Stride;
+    if ((this.data[o + Rec.Bits]! & (Rec.SideUsed | Rec.ImBig)) !== 0) this.sides.clear(slot);
+    this.data[o + Rec.User] = Rec.FreeUser;
+  }
+
+  /** The scratch slot (see `scratch`): -1 until first used. Never in the free list or the index. */
+  private scratchSlot = -1;
 
   /** Keeps the symbol and price text of an order the records cannot describe (rejected). */
   setOddTexts(slot: number, symbol: string, priceText: string): void {
@@ -106,6 +149,7 @@ export class OrderStore {
 
   /** Releases a terminal order's slot, after any view of it took its copy. */
   free(slot: number): void {
+    if (slot === this.scratchSlot) return this.endScratch();
     const o = slot * Rec.Stride;
     this.bySeq.take(this.data[o + Rec.Seq]!);
     // The per-slot side arrays are read only for an order flagged as having used them (most

@@ -8,7 +8,7 @@ import { ExternalLiquidity } from './external-liquidity.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import { NO_SLOT } from './order-store.ts';
-import { OrderFlow, type OrderTicket } from './order-flow.ts';
+import { OrderFlow } from './order-flow.ts';
 import { Sessions } from './sessions.ts';
 import { Settlement } from './settlement.ts';
 import { VenueState } from './venue-state.ts';
@@ -244,21 +244,8 @@ export class Venue extends VenueReads {
   }
 
   private submitTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
-    // The text of an on-grid price is made from its ticks when read; `toPrice` also refuses
-    // ticks that are no safe integer, as it did when every order carried its text.
-    const priceText = Number.isSafeInteger(priceTicks) ? '' : market.instrument.tick.toPrice(priceTicks);
-    // One ticket, refilled: `submit` reads it and keeps nothing (no object per order).
-    const t = this.ticket;
-    t.side = side;
-    t.priceText = priceText;
-    t.priceTicks = priceTicks;
-    t.qtyLots = qtyLots;
-    t.tif = tif;
-    t.postOnly = postOnly;
-    return this.flow.submit(account, market, market.symbol, t);
+    return this.flow.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
   }
-
-  private readonly ticket: OrderTicket = { side: 'B', priceText: '', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
 
   /** The caller's view of a submitted order, then its slot released if the order ended. */
   private viewAndRelease(slot: number): Order {

@@ -4,6 +4,9 @@ import type { Side, TimeInForce } from '../../src/core/types.ts';
 import type { Account } from '../../src/venue/account.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { setFastLane } from '../../src/venue/order-fast-lane.ts';
+import type { Order } from '../../src/venue/order.ts';
+import { liveSlots } from '../../src/venue/order-scans.ts';
+import type { VenueState } from '../../src/venue/venue-state.ts';
 import { expectTwinsAgree, outcomeFailingAt, withSwitch } from './fault-outcome.ts';
 import { btcConfig, ethConfig, makeVenue, money } from './fixtures.ts';
 
@@ -67,6 +70,10 @@ function make(fast: boolean) {
     };
   }
   const seqs: number[][] = users.map(() => []);
+  // Every order view handed out: an ended order's view keeps showing it after later commands
+  // (an IOC that could not cross had the scratch record, which later orders rewrite).
+  const views: Order[] = [];
+  const store = (t.venue as unknown as { s: VenueState }).s.orders;
   const run = withSwitch(setFastLane, fast);
   const apply = (c: Cmd): unknown => run(() => applyCmd(c));
   function applyCmd(c: Cmd): unknown {
@@ -78,10 +85,12 @@ function make(fast: boolean) {
         const priceTicks = Math.max(1, m.markTicks + c.offset);
         if (c.via === 'wire') {
           const o = v.placeOrder(a, { symbol: m.symbol, price: m.instrument.tick.toPrice(priceTicks), quantity: c.lots, side: c.side, timeInForce: c.tif, postOnly: c.postOnly });
+          views.push(o);
           return [o.id, o.state, o.filledLots];
         }
         if (c.via === 'ticks') {
           const o = v.placeOrderTicks(a, m, c.side, priceTicks, c.lots, c.tif, c.postOnly);
+          views.push(o);
           return [o.id, o.state, o.filledLots];
         }
         const seq = v.placeOrderSeq(a, m, c.side, priceTicks, c.lots, c.tif, c.postOnly);
@@ -121,6 +130,9 @@ function make(fast: boolean) {
       positions: a.positionList.map((p) => [p.market.symbol, p.position.netLots, p.position.openLots(), p.tradingPnl, p.fees]),
       risk: t.venue.riskSnapshot(a),
     })),
+    // The records in use are the resting orders' (none left owned by an order that ended).
+    live: liveSlots(store).map((slot) => store.seq(slot)).sort((a, b) => a - b),
+    views: views.map((o) => [o.id, o.state, o.filledLots, o.side, o.priceTicks, o.qtyLots]),
     feeds: t.feeds.all.length,
     trades: t.feeds.trades.length,
     bookChanges,
