@@ -114,8 +114,8 @@ export class CommandLog {
    * An order event of the command, written as a row (see `OrderEventRows.add`; the caller sets
    * what its type carries through `rows`), in the outbox in the order it happened.
    */
-  feedRow(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
-    return this.events.add(t, userId, slot, eid, ts, tn, filled, state);
+  feedRow(t: OrderFeedType, userId: number, slot: number, eid: number, filled: number, state: number): number {
+    return this.events.add(t, userId, slot, eid, filled, state);
   }
 
   /** The rows of `feedRow`. */
@@ -292,6 +292,8 @@ export class CommandLog {
   private deliverEvents(order: readonly VenueListener[], from: number, to: number): number {
     const events = this.events;
     const cursor = this.cursor;
+    const clock = this.counters.clock;
+    cursor.at(clock.nowSec, clock.nowNanos);
     for (let e = from; e < to; e++) {
       const event = cursor.load(events, e);
       for (let k = 0; k < order.length; k++) {

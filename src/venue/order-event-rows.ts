@@ -2,9 +2,11 @@ import type { OrderEvent, OrderFeedType } from './order-events.ts';
 import { grown } from './undo-journal.ts';
 
 /**
- * A row's numbers: who, which order, the event's ids and time, a fill's details, the order's
- * fill and state as of the event, and the type (its letter's char code) with flags for what
- * else the row has. A const enum: literals in the code (a module constant costs V8 a load and
+ * A row's numbers: who, which order, the event's id, a fill's details, the order's fill and
+ * state as of the event, and the type (its letter's char code) with flags for what else the row
+ * has. No time: every event of a command happens at the command's sim time, and rows are
+ * delivered at the end of their command (or at once outside one), so the cursor reads the
+ * clock as of the delivery (`OrderEvent.at`). A const enum: literals in the code (a module constant costs V8 a load and
  * a check at every use); the cursor (order-events.ts) has its copy, test/venue/record-layout
  * checks they agree.
  */
@@ -12,18 +14,16 @@ export const enum Row {
   User = 0,
   Slot = 1,
   Eid = 2,
-  Ts = 3,
-  Tn = 4,
-  Tid = 5,
-  FillLots = 6,
-  FillPrice = 7,
-  Aggressor = 8,
-  Filled = 9,
-  State = 10,
+  Tid = 3,
+  FillLots = 4,
+  FillPrice = 5,
+  Aggressor = 6,
+  Filled = 7,
+  State = 8,
   /** The type's char code, plus `Reason` when the row has a reason and text, `Oid` when it names an id, `Fill` when it has a fill. */
-  Kind = 11,
+  Kind = 9,
   /** Numbers per row. */
-  Size = 12,
+  Size = 10,
   Reason = 256,
   Oid = 512,
   /** The row has a fill (`setFill`): its fill numbers are written only then, and read only then. */
@@ -53,11 +53,11 @@ export class OrderEventRows {
   length = 0;
 
   /**
-   * A new row: the event of type `t` for `userId` about the order in `slot` (-1 for `e`), at
-   * (ts, tn), with the order's filled lots and state as they are now (`filled`, `state`; -1
-   * without an order). No reason, text, order id or fill until set.
+   * A new row: the event of type `t` for `userId` about the order in `slot` (-1 for `e`), with
+   * the order's filled lots and state as they are now (`filled`, `state`; -1 without an order).
+   * No reason, text, order id or fill until set.
    */
-  add(t: OrderFeedType, userId: number, slot: number, eid: number, ts: number, tn: number, filled: number, state: number): number {
+  add(t: OrderFeedType, userId: number, slot: number, eid: number, filled: number, state: number): number {
     const i = this.length++;
     if ((i + 1) * Row.Size > this.nums.length) this.nums = grown(this.nums, (i + 1) * Row.Size);
     const n = this.nums;
@@ -65,8 +65,6 @@ export class OrderEventRows {
     n[o + Row.User] = userId;
     n[o + Row.Slot] = slot;
     n[o + Row.Eid] = eid;
-    n[o + Row.Ts] = ts;
-    n[o + Row.Tn] = tn;
     n[o + Row.Filled] = filled;
     n[o + Row.State] = state;
     n[o + Row.Kind] = t.charCodeAt(0);

@@ -12,16 +12,14 @@ export const enum At {
   User = 0,
   Slot = 1,
   Eid = 2,
-  Ts = 3,
-  Tn = 4,
-  Tid = 5,
-  FillLots = 6,
-  FillPrice = 7,
-  Aggressor = 8,
-  Filled = 9,
-  State = 10,
-  Kind = 11,
-  Size = 12,
+  Tid = 3,
+  FillLots = 4,
+  FillPrice = 5,
+  Aggressor = 6,
+  Filled = 7,
+  State = 8,
+  Kind = 9,
+  Size = 10,
   Reason = 256,
   Oid = 512,
   Fill = 1024,
@@ -46,6 +44,8 @@ export class OrderEvent {
   private i = 0;
   private o = 0;
   private built: OrderFeed | undefined = undefined;
+  private sec = 0;
+  private nanos = 0;
 
   constructor(private readonly s: VenueState) {}
 
@@ -81,12 +81,23 @@ export class OrderEvent {
     return this.rows.nums[this.o + At.Eid]!;
   }
 
+  /** The event's sim time (Unix seconds, nanoseconds within the second): its command's, see `at`. */
   get ts(): number {
-    return this.rows.nums[this.o + At.Ts]!;
+    return this.sec;
   }
 
   get tn(): number {
-    return this.rows.nums[this.o + At.Tn]!;
+    return this.nanos;
+  }
+
+  /**
+   * The sim time of the events about to be loaded: rows keep none, since every event of a
+   * command happens at its command's time and is delivered at the end of it (outside a command,
+   * at once). Noted once per delivery, not read from the clock per event.
+   */
+  at(sec: number, nanos: number): void {
+    this.sec = sec;
+    this.nanos = nanos;
   }
 
   /** `r` of j / e, `xr` of c. */

@@ -30,6 +30,9 @@ import type { BookEvents } from '../book/book-events.ts';
  *   it (order entry, cancels, external liquidity, index and recorded-mark updates, sessions),
  *   so with the touch as it was a refresh would find the mark it has.
  * - An order that crosses goes to the general path's matching and settlement (`matchAccepted`).
+ * - Its order event rows are written with the order's fill and state as the lane knows them
+ *   (`orderRowAs`), and without `told`: the lane runs only inside a command (`OrderFlow.submit`
+ *   and `cancelSlot` are reached from the venue's commands), whose commit delivers them.
  *
  * Equivalence with the general path (events, trades, money, state hash, and rollback at every
  * fault point) is the property test test/venue/fast-lane.test.ts, which turns the lane off with
@@ -44,6 +47,7 @@ import type { BookEvents } from '../book/book-events.ts';
 export const enum Rec {
   User = 0,
   Bits = 1,
+  Filled = 4,
   Market = 7,
   Stride = 12,
   Sell = 1,
@@ -93,11 +97,11 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
     // It ends in this command, before anyone could name it: the scratch record (nothing
     // allocated, indexed or journaled; the command log ends it), expired without a `setState`.
     const slot = store.scratch(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
-    if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+    s.orderRowAs('n', account.id, slot, s.executionIds.advance(), 0, Rec.New);
     faultPoint('place.accepted');
     faultPoint('place.book');
     store.data[slot * Rec.Stride + Rec.Bits] = (bits & 255) | (Rec.Expired << Rec.StateShift);
-    if (s.orderRow('x', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+    s.orderRowAs('x', account.id, slot, s.executionIds.advance(), 0, Rec.Expired);
     s.bookChanged(market);
     faultPoint('place.done');
     return slot;
@@ -106,7 +110,7 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
   const fresh = store.nextIsFresh;
   const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
   saveAllocation(j, store, slot, fresh);
-  if (s.orderRow('n', account.id, slot, s.executionIds.advance()) >= 0) s.told();
+  s.orderRowAs('n', account.id, slot, s.executionIds.advance(), 0, Rec.New);
   faultPoint('place.accepted');
   if (crosses) {
     flow.matchAccepted(account, market, slot);
@@ -153,11 +157,8 @@ export function cancelFast(s: VenueState, events: BookEvents, slot: number): boo
   faultPoint('cancel.book');
   closeResting(s, slot, Rec.Canceled);
   faultPoint('cancel.close');
-  const r = s.orderRow('c', d[slot * Rec.Stride + Rec.User]!, slot, s.executionIds.advance());
-  if (r >= 0) {
-    s.rows.setReason(r, 'USER_REQUESTED', 'canceled by user');
-    s.told();
-  }
+  const r = s.orderRowAs('c', d[slot * Rec.Stride + Rec.User]!, slot, s.executionIds.advance(), d[slot * Rec.Stride + Rec.Filled]!, Rec.Canceled);
+  if (r >= 0) s.rows.setReason(r, 'USER_REQUESTED', 'canceled by user');
   s.free(slot);
   if ((sell ? book.bestAskTicks() : book.bestBidTicks()) !== before) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
   s.bookChanged(market);
