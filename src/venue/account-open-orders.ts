@@ -1,7 +1,29 @@
 import type { Money } from '../core/money.ts';
-import { M_COUNT, M_IM_NOTIONAL, M_LOTS, M_SAVED, M_SAVED_POSITION, M_TRADED, PER_MARKET } from './account-rows.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_FILLED, F_PRICE, F_QTY, type OrderStore } from './order-store.ts';
+import type { OrderStore } from './order-store.ts';
+
+/**
+ * The market row's numbers this file reads (`Mr` of account-rows.ts) as literals: an imported
+ * constant costs a load and a check at every use in optimized code; test/venue/account-row-layout
+ * checks they agree.
+ */
+export const enum Mr {
+  Count = 0,
+  Lots = 1,
+  Saved = 2,
+  ImNotional = 3,
+  Traded = 4,
+  SavedPosition = 7,
+  PerMarket = 11,
+}
+/** The order record's fields and flag this file reads (order-record.ts's `F_*`, `Rec.ImBig`), likewise. */
+export const enum Rec {
+  Bits = 1,
+  Price = 2,
+  Qty = 3,
+  Filled = 4,
+  ImBig = 32,
+}
 
 /**
  * An account's market rows and what its open orders count in them (the base of `Account`):
@@ -12,31 +34,42 @@ import { B_IM_BIG, F_BITS, F_FILLED, F_PRICE, F_QTY, type OrderStore } from './o
  */
 export class AccountOpenOrders {
   /**
-   * Initial margin of open orders kept as Money, one per order (`B_IM_BIG`: no whole Money factor
+   * Initial margin of open orders kept as Money, one per order (`Rec.ImBig`: no whole Money factor
    * in their market, or a sum past 2^53); the others count as price × lots in their market's row
-   * (`M_IM_NOTIONAL`): see `openOrdersIm`.
+   * (`Mr.ImNotional`): see `openOrdersIm`.
    */
   protected openImBig: Money = 0n;
   /**
-   * Per market index, `PER_MARKET` numbers side by side (a cache line, not five heap objects): open
+   * `openImBig` as a double, set with it (`setOpenImBig`): the margin pre-check's term, read per
+   * order without a bigint comparison and conversion. Undefined in a snapshot made before it
+   * existed: the pre-check then reads NaN and leaves the answer to the exact check.
+   */
+  protected openImBigApprox = 0;
+  /**
+   * Per market index, `Mr.PerMarket` numbers side by side (a cache line, not five heap objects): open
    * orders' count, remaining lots (order entry's overflow bound) and margin notional, the undo's
    * first-touch marks (`markSaved`), the position's totals.
    */
   protected readonly byMarket: number[] = [];
 
+  protected setOpenImBig(value: Money): void {
+    this.openImBig = value;
+    this.openImBigApprox = Number(value);
+  }
+
   /** bought + sold lots of the position in `market` (0 without one). */
   tradedLotsIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_TRADED] ?? 0;
+    return this.byMarket[market.index * Mr.PerMarket + Mr.Traded] ?? 0;
   }
 
   /** Open orders of this account in `market`. */
   openCountIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_COUNT] ?? 0;
+    return this.byMarket[market.index * Mr.PerMarket + Mr.Count] ?? 0;
   }
 
   /** Σ remaining lots of this account's open orders in `market`. */
   openLotsIn(market: Market): number {
-    return this.byMarket[market.index * PER_MARKET + M_LOTS] ?? 0;
+    return this.byMarket[market.index * Mr.PerMarket + Mr.Lots] ?? 0;
   }
 
   /**
@@ -47,30 +80,30 @@ export class AccountOpenOrders {
   addOpenOrder(store: OrderStore, slot: number, market: Market, unfilledLots: number): void {
     const m = this.marketRow(market.index);
     const rows = this.byMarket;
-    rows[m + M_COUNT]! += 1;
-    rows[m + M_LOTS]! += unfilledLots;
-    const priceTicks = store.field(slot, F_PRICE);
-    const notional = rows[m + M_IM_NOTIONAL]! + priceTicks * unfilledLots;
-    if (market.imFactor !== undefined && Number.isSafeInteger(notional)) rows[m + M_IM_NOTIONAL] = notional;
+    rows[m + Mr.Count]! += 1;
+    rows[m + Mr.Lots]! += unfilledLots;
+    const priceTicks = store.field(slot, Rec.Price);
+    const notional = rows[m + Mr.ImNotional]! + priceTicks * unfilledLots;
+    if (market.imFactor !== undefined && Number.isSafeInteger(notional)) rows[m + Mr.ImNotional] = notional;
     else {
       const im = market.initialMarginOf(priceTicks, unfilledLots);
-      store.setField(slot, F_BITS, store.field(slot, F_BITS) | B_IM_BIG);
+      store.setField(slot, Rec.Bits, store.field(slot, Rec.Bits) | Rec.ImBig);
       store.setReservedIm(slot, im);
-      this.openImBig += im;
+      this.setOpenImBig(this.openImBig + im);
     }
   }
 
   /** The open order in `slot` (of `market`) filled `lots`: its remainder and margin shrink. Call before its filled lots grow. */
   restingFilled(store: OrderStore, slot: number, market: Market, lots: number): void {
-    const m = market.index * PER_MARKET;
+    const m = market.index * Mr.PerMarket;
     const rows = this.byMarket;
-    rows[m + M_LOTS]! -= lots;
-    const priceTicks = store.field(slot, F_PRICE);
-    if (store.has(slot, B_IM_BIG)) {
-      const im = market.initialMarginOf(priceTicks, store.field(slot, F_QTY) - store.field(slot, F_FILLED) - lots);
-      this.openImBig += im - store.reservedIm[slot]!;
+    rows[m + Mr.Lots]! -= lots;
+    const priceTicks = store.field(slot, Rec.Price);
+    if (store.has(slot, Rec.ImBig)) {
+      const im = market.initialMarginOf(priceTicks, store.field(slot, Rec.Qty) - store.field(slot, Rec.Filled) - lots);
+      this.setOpenImBig(this.openImBig + im - store.reservedIm[slot]!);
       store.setReservedIm(slot, im);
-    } else rows[m + M_IM_NOTIONAL]! -= priceTicks * lots;
+    } else rows[m + Mr.ImNotional]! -= priceTicks * lots;
   }
 
   /**
@@ -78,7 +111,7 @@ export class AccountOpenOrders {
    * `marketIndex` (the undo saves an account once per command and market).
    */
   markSaved(marketIndex: number, epoch: number, position: boolean): boolean {
-    const at = this.marketRow(marketIndex) + (position ? M_SAVED_POSITION : M_SAVED);
+    const at = this.marketRow(marketIndex) + (position ? Mr.SavedPosition : Mr.Saved);
     if (this.byMarket[at] === epoch) return false;
     this.byMarket[at] = epoch;
     return true;
@@ -86,32 +119,32 @@ export class AccountOpenOrders {
 
   /** Where market `marketIndex`'s numbers start in `byMarket` (rows up to it made, zeroed). */
   protected marketRow(marketIndex: number): number {
-    const m = marketIndex * PER_MARKET;
-    while (this.byMarket.length < m + PER_MARKET) this.byMarket.push(0);
+    const m = marketIndex * Mr.PerMarket;
+    while (this.byMarket.length < m + Mr.PerMarket) this.byMarket.push(0);
     return m;
   }
 
   /** An open order ends: its margin and lots are released. */
   removeOpenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number): void {
-    const m = marketIndex * PER_MARKET;
+    const m = marketIndex * Mr.PerMarket;
     const rows = this.byMarket;
-    rows[m + M_COUNT]! -= 1;
-    rows[m + M_LOTS]! -= unfilledLots;
-    if (store.has(slot, B_IM_BIG)) {
-      this.openImBig -= store.reservedIm[slot]!;
+    rows[m + Mr.Count]! -= 1;
+    rows[m + Mr.Lots]! -= unfilledLots;
+    if (store.has(slot, Rec.ImBig)) {
+      this.setOpenImBig(this.openImBig - store.reservedIm[slot]!);
       store.setReservedIm(slot, 0n);
-    } else rows[m + M_IM_NOTIONAL]! -= store.field(slot, F_PRICE) * unfilledLots;
+    } else rows[m + Mr.ImNotional]! -= store.field(slot, Rec.Price) * unfilledLots;
   }
 
-  /** Takes back `removeOpenOrder` exactly (the undo of a failed command): `reservedIm`, the Money it released for an order flagged `B_IM_BIG`. */
+  /** Takes back `removeOpenOrder` exactly (the undo of a failed command): `reservedIm`, the Money it released for an order flagged `Rec.ImBig`. */
   reopenOrder(store: OrderStore, slot: number, marketIndex: number, unfilledLots: number, reservedIm: Money | undefined): void {
-    const m = marketIndex * PER_MARKET;
+    const m = marketIndex * Mr.PerMarket;
     const rows = this.byMarket;
-    rows[m + M_COUNT]! += 1;
-    rows[m + M_LOTS]! += unfilledLots;
+    rows[m + Mr.Count]! += 1;
+    rows[m + Mr.Lots]! += unfilledLots;
     if (reservedIm !== undefined) {
-      this.openImBig += reservedIm;
+      this.setOpenImBig(this.openImBig + reservedIm);
       store.setReservedIm(slot, reservedIm);
-    } else rows[m + M_IM_NOTIONAL]! += store.field(slot, F_PRICE) * unfilledLots;
+    } else rows[m + Mr.ImNotional]! += store.field(slot, Rec.Price) * unfilledLots;
   }
 }

@@ -8,26 +8,48 @@ import type { Market } from './market.ts';
  * margin pre-check in doubles.
  */
 
-// The numbers of `Account.byMarket`, per market.
-export const M_COUNT = 0;
-export const M_LOTS = 1;
-export const M_SAVED = 2;
-/** Σ priceTicks × remaining lots of open orders whose margin is this sum × the market's factor. */
-export const M_IM_NOTIONAL = 3;
-// The position's bought + sold lots, net lots and open cost (tick·lots; NaN past 2^53), copied
-// from it after every change (`syncPosition`): the order checks read them from here.
-export const M_TRADED = 4;
-export const M_NET = 5;
-export const M_COST = 6;
-/** The undo's first-touch mark of the position (`M_SAVED`: of the money and open orders). */
-export const M_SAVED_POSITION = 7;
-// Money of the fills in this market not yet turned into Money (see `addFillTicks`), in tick·lots:
-// realized trading PnL, and the notional of taker and of maker fills (whose fees are that × the
-// market's whole fee factor). Each a safe integer; folded into the bigints before passing 2^53.
-export const M_REALIZED = 8;
-export const M_TAKER = 9;
-export const M_MAKER = 10;
-export const PER_MARKET = 11;
+/**
+ * The numbers of `Account.byMarket`, per market, as literals: in V8's optimized code every use
+ * of an imported or module-level constant is a load from the module context and a small-integer
+ * check, and an offset sum an add with an overflow check (bench/README, rounds 14 and 15). Each
+ * hot account file keeps a copy of its own (account.ts, account-open-orders.ts: tsx and vitest
+ * inline only a same-file const enum); test/venue/account-row-layout checks they agree.
+ */
+export const enum Mr {
+  Count = 0,
+  Lots = 1,
+  Saved = 2,
+  /** Σ priceTicks × remaining lots of open orders whose margin is this sum × the market's factor. */
+  ImNotional = 3,
+  // The position's bought + sold lots, net lots and open cost (tick·lots; NaN past 2^53), copied
+  // from it after every change (`syncPosition`): the order checks read them from here.
+  Traded = 4,
+  Net = 5,
+  Cost = 6,
+  /** The undo's first-touch mark of the position (`Saved`: of the money and open orders). */
+  SavedPosition = 7,
+  // Money of the fills in this market not yet turned into Money (see `addFillTicks`), in tick·lots:
+  // realized trading PnL, and the notional of taker and of maker fills (whose fees are that × the
+  // market's whole fee factor). Each a safe integer; folded into the bigints before passing 2^53.
+  Realized = 8,
+  Taker = 9,
+  Maker = 10,
+  PerMarket = 11,
+}
+
+// The same numbers as module constants, for the files and tests off the hot path.
+export const M_COUNT = Mr.Count;
+export const M_LOTS = Mr.Lots;
+export const M_SAVED = Mr.Saved;
+export const M_IM_NOTIONAL = Mr.ImNotional;
+export const M_TRADED = Mr.Traded;
+export const M_NET = Mr.Net;
+export const M_COST = Mr.Cost;
+export const M_SAVED_POSITION = Mr.SavedPosition;
+export const M_REALIZED = Mr.Realized;
+export const M_TAKER = Mr.Taker;
+export const M_MAKER = Mr.Maker;
+export const PER_MARKET = Mr.PerMarket;
 /** How many pending counters `savePending` writes. */
 export const PENDING_SAVED = 3;
 /** How many numbers `Account.saveMoney` writes (the market row's open count, lots and margin notional). */
@@ -41,11 +63,11 @@ export const FILL_ROW_SAVED = MONEY_SAVED + PENDING_SAVED;
  * nothing, when a counter would pass 2^53 (the caller folds them into Money and retries).
  */
 export function countFill(rows: number[], m: number, realizedTicks: number, notionalTicks: number, aggressor: boolean): boolean {
-  const fee = m + (aggressor ? M_TAKER : M_MAKER);
-  const realized = rows[m + M_REALIZED]! + realizedTicks;
+  const fee = m + (aggressor ? Mr.Taker : Mr.Maker);
+  const realized = rows[m + Mr.Realized]! + realizedTicks;
   const notional = rows[fee]! + notionalTicks;
   if (!Number.isSafeInteger(realized) || !Number.isSafeInteger(notional)) return false;
-  rows[m + M_REALIZED] = realized;
+  rows[m + Mr.Realized] = realized;
   rows[fee] = notional;
   return true;
 }
@@ -59,9 +81,9 @@ export function copyPending(from: ArrayLike<number>, f: number, to: { [i: number
 
 /** Realized trading PnL and fees pending as counters in the row at `m`, as Money. */
 export function pendingMoneyOf(rows: readonly number[], m: number, market: Market): { realized: Money; fees: Money } {
-  const realized = rows[m + M_REALIZED] ?? 0;
-  const taker = rows[m + M_TAKER] ?? 0;
-  const maker = rows[m + M_MAKER] ?? 0;
+  const realized = rows[m + Mr.Realized] ?? 0;
+  const taker = rows[m + Mr.Taker] ?? 0;
+  const maker = rows[m + Mr.Maker] ?? 0;
   return {
     realized: realized === 0 ? 0n : BigInt(realized) * market.instrument.tickLotMoney,
     fees: (taker === 0 ? 0n : BigInt(taker) * market.takerFeeFactor!) + (maker === 0 ? 0n : BigInt(maker) * market.makerFeeFactor!),
@@ -71,19 +93,25 @@ export function pendingMoneyOf(rows: readonly number[], m: number, market: Marke
 /** Σ over markets of pending realized PnL − fees, as Money. */
 export function pendingCashOf(rows: readonly number[], markets: readonly Market[]): Money {
   let total = 0n;
-  for (let m = 0; m < rows.length; m += PER_MARKET) {
-    if (rows[m + M_REALIZED] === 0 && rows[m + M_TAKER] === 0 && rows[m + M_MAKER] === 0) continue;
-    const { realized, fees } = pendingMoneyOf(rows, m, markets[m / PER_MARKET]!);
+  for (let m = 0, i = 0; m < rows.length; m += Mr.PerMarket, i++) {
+    if (rows[m + Mr.Realized] === 0 && rows[m + Mr.Taker] === 0 && rows[m + Mr.Maker] === 0) continue;
+    const { realized, fees } = pendingMoneyOf(rows, m, markets[i]!);
     total += realized - fees;
   }
   return total;
 }
 
 /** `marginFitsApprox`'s terms (an account's `Float64Array`): its cash, its open orders' Money kept off the rows, the new order's margin. */
-export const T_CASH = 0;
-export const T_OPEN_IM_BIG = 1;
-export const T_ORDER_IM = 2;
-export const APPROX_TERMS = 3;
+export const enum Tm {
+  Cash = 0,
+  OpenImBig = 1,
+  OrderIm = 2,
+  Count = 3,
+}
+export const T_CASH = Tm.Cash;
+export const T_OPEN_IM_BIG = Tm.OpenImBig;
+export const T_ORDER_IM = Tm.OrderIm;
+export const APPROX_TERMS = Tm.Count;
 
 /**
  * Whether `approx[T_ORDER_IM]` (≈ the initial margin of a new order, as a double) more initial margin
@@ -95,20 +123,21 @@ export const APPROX_TERMS = 3;
  * (terms + 8) × 2^-52 × Σ|terms| has the sign of the exact slack.
  */
 export function marginFitsApprox(rows: readonly number[], markets: readonly Market[], positions: readonly (AccountPosition | undefined)[], approx: Float64Array): number {
-  const cash = approx[T_CASH]!;
-  const big = approx[T_OPEN_IM_BIG]!;
-  const imApprox = approx[T_ORDER_IM]!;
+  const cash = approx[Tm.Cash]!;
+  const big = approx[Tm.OpenImBig]!;
+  const imApprox = approx[Tm.OrderIm]!;
   let slack = cash - big - imApprox;
   let size = Math.abs(cash) + Math.abs(big) + Math.abs(imApprox);
   let terms = 3;
-  for (let m = 0; m < rows.length; m += PER_MARKET) {
-    const notional = rows[m + M_IM_NOTIONAL]!;
-    const net = rows[m + M_NET]!;
-    const realized = rows[m + M_REALIZED]!;
-    const taker = rows[m + M_TAKER]!;
-    const maker = rows[m + M_MAKER]!;
+  // `i`: the market's index (a counter, not m / PerMarket: a division per market).
+  for (let m = 0, i = 0; m < rows.length; m += Mr.PerMarket, i++) {
+    const notional = rows[m + Mr.ImNotional]!;
+    const net = rows[m + Mr.Net]!;
+    const realized = rows[m + Mr.Realized]!;
+    const taker = rows[m + Mr.Taker]!;
+    const maker = rows[m + Mr.Maker]!;
     if (notional === 0 && net === 0 && realized === 0 && taker === 0 && maker === 0) continue;
-    const market = markets[m / PER_MARKET]!;
+    const market = markets[i]!;
     if (realized !== 0 || taker !== 0 || maker !== 0) {
       // Cash still pending as counters (`addFillTicks`): three more terms.
       const r = realized * market.tickLotMoneyApprox;
@@ -126,8 +155,8 @@ export function marginFitsApprox(rows: readonly number[], markets: readonly Mark
     }
     if (net !== 0) {
       const mark = market.markTicks;
-      const cost = rows[m + M_COST]!;
-      const uTicks = Number.isNaN(cost) ? positions[m / PER_MARKET]!.position.unrealizedTicksApprox(mark) : net > 0 ? mark * net - cost : cost + mark * net;
+      const cost = rows[m + Mr.Cost]!;
+      const uTicks = Number.isNaN(cost) ? positions[i]!.position.unrealizedTicksApprox(mark) : net > 0 ? mark * net - cost : cost + mark * net;
       const u = uTicks * market.tickLotMoneyApprox;
       const markLots = Math.abs(net) * mark;
       const im = markLots * imPerTickLot;

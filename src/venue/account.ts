@@ -2,16 +2,36 @@ import type { Money } from '../core/money.ts';
 import type { Position } from '../risk/position.ts';
 import { AccountOpenOrders } from './account-open-orders.ts';
 import { AccountPosition } from './account-position.ts';
-import {
-  APPROX_TERMS, M_COST, M_MAKER, M_TAKER, M_COUNT, M_IM_NOTIONAL, M_LOTS, M_NET, M_REALIZED, M_TRADED, PENDING_SAVED, PER_MARKET, T_CASH, T_OPEN_IM_BIG,
-  T_ORDER_IM, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf,
-} from './account-rows.ts';
+import { APPROX_TERMS, PENDING_SAVED, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
 import type { Market } from './market.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
 export { MONEY_SAVED, PENDING_SAVED } from './account-rows.ts';
 
 const NO_PENDING = new Float64Array(PENDING_SAVED);
+
+/**
+ * The market row's numbers (`Mr` of account-rows.ts) and the pre-check's terms (`Tm`) this file
+ * reads, as literals: an imported constant costs a load and a check at every use in optimized
+ * code; test/venue/account-row-layout checks they agree.
+ */
+export const enum Mr {
+  Count = 0,
+  Lots = 1,
+  ImNotional = 3,
+  Traded = 4,
+  Net = 5,
+  Cost = 6,
+  Realized = 8,
+  Taker = 9,
+  Maker = 10,
+  PerMarket = 11,
+}
+export const enum Tm {
+  Cash = 0,
+  OpenImBig = 1,
+  OrderIm = 2,
+}
 
 /** One user's money, positions and open orders. */
 export class Account extends AccountOpenOrders {
@@ -34,7 +54,7 @@ export class Account extends AccountOpenOrders {
   ) {
     super();
     this.cashBase = startingCash;
-    this.approxTerms[T_CASH] = Number(startingCash);
+    this.approxTerms[Tm.Cash] = Number(startingCash);
   }
 
   /** Cash: starting cash + admin adjustments + Σ realized (trading − fees + funding). */
@@ -48,7 +68,7 @@ export class Account extends AccountOpenOrders {
 
   private setCashBase(value: Money): void {
     this.cashBase = value;
-    this.approxTerms[T_CASH] = Number(value);
+    this.approxTerms[Tm.Cash] = Number(value);
   }
 
   /**
@@ -69,9 +89,9 @@ export class Account extends AccountOpenOrders {
   /** `addFillTicks` of a usual fill, whose sums were checked to stay safe integers (fill-undo.ts): no fold. */
   addUsualFillTicks(marketIndex: number, realizedTicks: number, notionalTicks: number, aggressor: boolean): void {
     const rows = this.byMarket;
-    const m = marketIndex * PER_MARKET;
-    rows[m + M_REALIZED] = rows[m + M_REALIZED]! + realizedTicks;
-    const fee = m + (aggressor ? M_TAKER : M_MAKER);
+    const m = marketIndex * Mr.PerMarket;
+    rows[m + Mr.Realized] = rows[m + Mr.Realized]! + realizedTicks;
+    const fee = m + (aggressor ? Mr.Taker : Mr.Maker);
     rows[fee] = rows[fee]! + notionalTicks;
   }
 
@@ -83,7 +103,7 @@ export class Account extends AccountOpenOrders {
 
   /** Realized trading PnL and fees still pending as counters in market `marketIndex`, as Money. */
   pendingOf(marketIndex: number): { realized: Money; fees: Money } {
-    return pendingMoneyOf(this.byMarket, marketIndex * PER_MARKET, this.markets[marketIndex]!);
+    return pendingMoneyOf(this.byMarket, marketIndex * Mr.PerMarket, this.markets[marketIndex]!);
   }
 
   /** Σ over markets of pending realized PnL − fees, as Money. */
@@ -94,26 +114,26 @@ export class Account extends AccountOpenOrders {
   /** Turns the counters of market `marketIndex` into Money in the position's and the cash's bigints. */
   private foldPending(marketIndex: number): void {
     const { realized, fees } = this.pendingOf(marketIndex);
-    copyPending(NO_PENDING, 0, this.byMarket, marketIndex * PER_MARKET + M_REALIZED);
+    copyPending(NO_PENDING, 0, this.byMarket, marketIndex * Mr.PerMarket + Mr.Realized);
     this.addFillMoney(this.positionByMarket[marketIndex]!, realized, fees);
   }
 
   /** The pending counters of market `marketIndex` as `restorePending` takes them back. */
   savePending(marketIndex: number, nums: Float64Array, at: number): void {
-    copyPending(this.byMarket, this.marketRow(marketIndex) + M_REALIZED, nums, at);
+    copyPending(this.byMarket, this.marketRow(marketIndex) + Mr.Realized, nums, at);
   }
 
   restorePending(marketIndex: number, nums: Float64Array, at: number): void {
-    copyPending(nums, at, this.byMarket, this.marketRow(marketIndex) + M_REALIZED);
+    copyPending(nums, at, this.byMarket, this.marketRow(marketIndex) + Mr.Realized);
   }
 
   /** Σ initial margin reserved by open orders (exact: Σ notional × factor per market, plus the orders kept as Money). */
   get openOrdersIm(): Money {
     let total = this.openImBig;
     const rows = this.byMarket;
-    for (let m = 0; m < rows.length; m += PER_MARKET) {
-      const notional = rows[m + M_IM_NOTIONAL]!;
-      if (notional !== 0) total += BigInt(notional) * this.markets[m / PER_MARKET]!.imFactor!;
+    for (let m = 0, i = 0; m < rows.length; m += Mr.PerMarket, i++) {
+      const notional = rows[m + Mr.ImNotional]!;
+      if (notional !== 0) total += BigInt(notional) * this.markets[i]!.imFactor!;
     }
     return total;
   }
@@ -122,9 +142,9 @@ export class Account extends AccountOpenOrders {
   syncPosition(marketIndex: number, position: Position | undefined): void {
     const m = this.marketRow(marketIndex);
     const rows = this.byMarket;
-    rows[m + M_TRADED] = position === undefined ? 0 : position.buyLots + position.sellLots;
-    rows[m + M_NET] = position === undefined ? 0 : position.netLots;
-    rows[m + M_COST] = position === undefined ? 0 : position.openCostNumber;
+    rows[m + Mr.Traded] = position === undefined ? 0 : position.buyLots + position.sellLots;
+    rows[m + Mr.Net] = position === undefined ? 0 : position.netLots;
+    rows[m + Mr.Cost] = position === undefined ? 0 : position.openCostNumber;
   }
 
   /** The position in `market`, created on first use. */
@@ -150,27 +170,27 @@ export class Account extends AccountOpenOrders {
 
   /** Whether `imApprox` (≈ a new order's initial margin) more fits, in doubles: 1 fits, -1 does not, 0 too close to call (`marginFitsApprox`). */
   initialMarginFits(imApprox: number): number {
-    this.approxTerms[T_ORDER_IM] = imApprox;
+    this.approxTerms[Tm.OrderIm] = imApprox;
     return this.marginFits();
   }
 
   /** `initialMarginFits` of `qtyLots` at `priceTicks` in `market` (order entry: no double argument). */
   orderMarginFits(market: Market, priceTicks: number, qtyLots: number): number {
-    this.approxTerms[T_ORDER_IM] = priceTicks * qtyLots * market.imPerTickLotApprox;
+    this.approxTerms[Tm.OrderIm] = priceTicks * qtyLots * market.imPerTickLotApprox;
     return this.marginFits();
   }
 
   private marginFits(): number {
-    this.approxTerms[T_OPEN_IM_BIG] = this.openImBig === 0n ? 0 : Number(this.openImBig);
+    this.approxTerms[Tm.OpenImBig] = this.openImBigApprox;
     return marginFitsApprox(this.byMarket, this.markets, this.positionByMarket, this.approxTerms);
   }
 
   /** Money (account-wide) and open-order numbers in market `marketIndex`, as `restoreMoney` takes them back: `MONEY_SAVED` numbers. */
   saveMoney(marketIndex: number, nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
     const m = this.marketRow(marketIndex);
-    nums[at] = this.byMarket[m + M_COUNT]!;
-    nums[at + 1] = this.byMarket[m + M_LOTS]!;
-    nums[at + 2] = this.byMarket[m + M_IM_NOTIONAL]!;
+    nums[at] = this.byMarket[m + Mr.Count]!;
+    nums[at + 1] = this.byMarket[m + Mr.Lots]!;
+    nums[at + 2] = this.byMarket[m + Mr.ImNotional]!;
     out.ref(this.cashBase);
     out.ref(this.adjustments);
     out.ref(this.openImBig);
@@ -180,21 +200,21 @@ export class Account extends AccountOpenOrders {
   restoreMoney(marketIndex: number, nums: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
     this.setCashBase(refs[refAt] as Money);
     this.adjustments = refs[refAt + 1] as Money;
-    this.openImBig = refs[refAt + 2] as Money;
+    this.setOpenImBig(refs[refAt + 2] as Money);
     const m = this.marketRow(marketIndex);
-    this.byMarket[m + M_COUNT] = nums[at]!;
-    this.byMarket[m + M_LOTS] = nums[at + 1]!;
-    this.byMarket[m + M_IM_NOTIONAL] = nums[at + 2]!;
+    this.byMarket[m + Mr.Count] = nums[at]!;
+    this.byMarket[m + Mr.Lots] = nums[at + 1]!;
+    this.byMarket[m + Mr.ImNotional] = nums[at + 2]!;
   }
 
   /** The realized trading PnL pending as a tick·lot counter in market `marketIndex` (0 before its row exists). */
   pendingRealizedTicks(marketIndex: number): number {
-    return this.byMarket[marketIndex * PER_MARKET + M_REALIZED] ?? 0;
+    return this.byMarket[marketIndex * Mr.PerMarket + Mr.Realized] ?? 0;
   }
 
   /** Whether a fill of `notionalTicks` adds to the taker's or maker's fee counter of market `marketIndex` without a fold (`countFill`). */
   feeCounterFits(marketIndex: number, notionalTicks: number, aggressor: boolean): boolean {
-    return Number.isSafeInteger((this.byMarket[marketIndex * PER_MARKET + (aggressor ? M_TAKER : M_MAKER)] ?? 0) + notionalTicks);
+    return Number.isSafeInteger((this.byMarket[marketIndex * Mr.PerMarket + (aggressor ? Mr.Taker : Mr.Maker)] ?? 0) + notionalTicks);
   }
 
   /**
@@ -204,20 +224,20 @@ export class Account extends AccountOpenOrders {
   saveFillRow(marketIndex: number, nums: Float64Array, at: number): void {
     const m = this.marketRow(marketIndex);
     const rows = this.byMarket;
-    nums[at] = rows[m + M_COUNT]!;
-    nums[at + 1] = rows[m + M_LOTS]!;
-    nums[at + 2] = rows[m + M_IM_NOTIONAL]!;
-    copyPending(rows, m + M_REALIZED, nums, at + 3);
+    nums[at] = rows[m + Mr.Count]!;
+    nums[at + 1] = rows[m + Mr.Lots]!;
+    nums[at + 2] = rows[m + Mr.ImNotional]!;
+    copyPending(rows, m + Mr.Realized, nums, at + 3);
   }
 
   /** Puts back what `saveFillRow` wrote (the position's numbers in the row: `syncPosition`). */
   restoreFillRow(marketIndex: number, nums: Float64Array, at: number): void {
     const m = this.marketRow(marketIndex);
     const rows = this.byMarket;
-    rows[m + M_COUNT] = nums[at]!;
-    rows[m + M_LOTS] = nums[at + 1]!;
-    rows[m + M_IM_NOTIONAL] = nums[at + 2]!;
-    copyPending(nums, at + 3, rows, m + M_REALIZED);
+    rows[m + Mr.Count] = nums[at]!;
+    rows[m + Mr.Lots] = nums[at + 1]!;
+    rows[m + Mr.ImNotional] = nums[at + 2]!;
+    copyPending(nums, at + 3, rows, m + Mr.Realized);
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */

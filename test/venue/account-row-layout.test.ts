@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { Mr as AccountMr, Tm as AccountTm } from '../../src/venue/account.ts';
+import { Mr as OpenMr, Rec as OpenRec } from '../../src/venue/account-open-orders.ts';
+import * as R from '../../src/venue/account-rows.ts';
+import * as L from '../../src/venue/order-record.ts';
+
+/**
+ * The hot account files write the market row's layout, the margin pre-check's terms and the
+ * order record's fields they read as const-enum literals of their own (an imported module
+ * constant costs V8 a load and a check at every use in optimized code). If one drifted from
+ * account-rows.ts or order-record.ts, an account would read and write the wrong numbers.
+ */
+describe('the account row layout the hot account files write', () => {
+  it("is account-rows.ts's in account.ts: the row's numbers and the pre-check's terms", () => {
+    expect([AccountMr.Count, AccountMr.Lots, AccountMr.ImNotional, AccountMr.Traded, AccountMr.Net, AccountMr.Cost, AccountMr.Realized, AccountMr.Taker, AccountMr.Maker, AccountMr.PerMarket]).toEqual([
+      R.M_COUNT, R.M_LOTS, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_REALIZED, R.M_TAKER, R.M_MAKER, R.PER_MARKET,
+    ]);
+    expect([AccountTm.Cash, AccountTm.OpenImBig, AccountTm.OrderIm]).toEqual([R.T_CASH, R.T_OPEN_IM_BIG, R.T_ORDER_IM]);
+  });
+
+  it("is account-rows.ts's and order-record.ts's in account-open-orders.ts", () => {
+    expect([OpenMr.Count, OpenMr.Lots, OpenMr.Saved, OpenMr.ImNotional, OpenMr.Traded, OpenMr.SavedPosition, OpenMr.PerMarket]).toEqual([
+      R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_SAVED_POSITION, R.PER_MARKET,
+    ]);
+    expect([OpenRec.Bits, OpenRec.Price, OpenRec.Qty, OpenRec.Filled, OpenRec.ImBig]).toEqual([L.F_BITS, L.F_PRICE, L.F_QTY, L.F_FILLED, L.B_IM_BIG]);
+  });
+
+  it('leaves every number of a row its own place, the pending counters last and in copyPending\'s order', () => {
+    const all = [R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_SAVED_POSITION, R.M_REALIZED, R.M_TAKER, R.M_MAKER];
+    expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: R.PER_MARKET }, (_, i) => i));
+    expect([R.M_REALIZED + 1, R.M_REALIZED + 2]).toEqual([R.M_TAKER, R.M_MAKER]);
+  });
+});
