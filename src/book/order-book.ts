@@ -4,7 +4,7 @@ import type { BookEvent, L1View, L2View, L3View, PlaceCommand } from './events.t
 import { BookEvents } from './book-events.ts';
 import { Chunk, LevelRec, Mark, Rec, type OrderBookOptions } from './book-core.ts';
 import { BookExternal, type QueueEntry } from './book-external.ts';
-import { hashSide, levelQueue, sideL2, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
+import { hashSide, levelQueue, sideL2, sideL2Arrays, sideL2Into, sideL3, sideLots, topView } from './book-views.ts';
 import { NONE, O_ID, O_LEVEL, O_QTY, smi } from './order-slots.ts';
 import type { SideLevels } from './side-levels.ts';
 
@@ -195,6 +195,11 @@ export class OrderBook extends BookExternal {
    */
   l2Into(side: Side, priceTicks: Float64Array, qtyLots: Float64Array): number {
     return sideL2Into(this.levels, side === 'B' ? this.bids : this.asks, priceTicks, qtyLots);
+  }
+
+  /** A side's best `depth` levels (all when Infinity), best first, as two new number arrays (no object per level). */
+  l2Arrays(side: Side, depth: number): { priceTicks: number[]; qtyLots: number[] } {
+    return sideL2Arrays(this.levels, side === 'B' ? this.bids : this.asks, depth);
   }
 
   /** `sideChanges` of one side: unchanged since a read, the side's levels are as they were then. */

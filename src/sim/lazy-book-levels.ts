@@ -13,7 +13,7 @@ import { firstAtOrAbove, firstAtOrBelow } from './sorted-prices.ts';
  *
  * Why: a recorded book has ~2,000 levels and changes on every recorded diff, while a strategy
  * typically reads the touch. Rendering every level as decimal text for every update was most
- * of a market-making replay's time. The capture (two typed arrays) is cheap, and the levels a
+ * of a market-making replay's time. The capture (two number arrays) is cheap, and the levels a
  * strategy reads render once each, on first read, into the same objects every later read sees.
  *
  * To the strategy it is an array of `BookLevel`: indexing, `length`, iteration, `map`,
@@ -25,8 +25,8 @@ import { firstAtOrAbove, firstAtOrBelow } from './sorted-prices.ts';
  */
 export class CapturedSide {
   private constructor(
-    readonly priceTicks: Float64Array,
-    readonly qtyLots: Float64Array,
+    readonly priceTicks: readonly number[],
+    readonly qtyLots: readonly number[],
   ) {}
 
   /** One side of `book` now, best first, as `book.l2(depth)` lists it. */
@@ -36,79 +36,47 @@ export class CapturedSide {
 
   /**
    * `of`, or `last` itself when the side's levels equal it (captures never change, so an
-   * unchanged side is shared). A replay captures both sides of a ~7,000-level book on every
-   * recorded change: the numbers go to a shared slab (`reserve`), not two new buffers each
-   * time, and a side found unchanged gives its slab space back. Read straight into the slab,
-   * compared after: `L2Capture` calls this only for a side whose change count moved, which has
-   * almost always changed (every one of the example market maker's 54,667 an hour had), so a
-   * scratch copy compared first was a third pass for nothing.
+   * unchanged side is shared). Read straight into two new number arrays, compared after:
+   * `L2Capture` calls this only for a side whose change count moved, which has almost always
+   * changed (every one of the example market maker's 54,667 an hour had). Plain arrays, not
+   * views into a shared typed slab: a view took a builtin call each (`subarray`, ~700
+   * instructions; two per side), about a third of a listener's LEVEL_2 update.
    */
   static unlessSame(book: OrderBook, side: Side, last: CapturedSide | undefined, depth = Infinity): CapturedSide {
-    const n = Math.min(book.depthOf(side), depth);
-    const at = reserve(2 * n);
-    const prices = slab.subarray(at, at + n);
-    const qtys = slab.subarray(at + n, at + 2 * n);
-    book.l2Into(side, prices, qtys);
-    if (last !== undefined && last.length === n && last.sameAs(prices, qtys)) {
-      used = at;
-      return last;
-    }
-    return new CapturedSide(prices, qtys);
+    const { priceTicks, qtyLots } = book.l2Arrays(side, depth);
+    if (last !== undefined && last.length === priceTicks.length && last.sameAs(priceTicks, qtyLots)) return last;
+    return new CapturedSide(priceTicks, qtyLots);
   }
 
   /**
    * `of`, computed from `last` (a capture of the same side) and the prices of this side whose
    * levels may have changed since (`changed`, any order, repeats allowed; every changed level
-   * must be among them): the unchanged runs of `last` are copied in bulk and only the named
-   * levels are read from the book. `last` itself when nothing changed.
+   * must be among them): `last` is copied in bulk (`slice`) and only the named levels are read
+   * from the book and set, inserted or removed. `last` itself when nothing changed.
    */
   static updated(book: OrderBook, side: Side, last: CapturedSide, changed: number[]): CapturedSide {
     const bids = side === 'B';
-    // Best first: bids by falling price, asks by rising price.
-    changed.sort(bids ? (x, y) => y - x : (x, y) => x - y);
+    // Worst first: bids by rising price, asks by falling price. An edit then moves only levels
+    // worse than the next one named, so each named price sits where it sat in `last`.
+    changed.sort(bids ? (x, y) => x - y : (x, y) => y - x);
     const oldP = last.priceTicks;
     const oldQ = last.qtyLots;
     const n = oldP.length;
-    const room = n + changed.length;
-    const at = reserve(2 * room);
-    const outP = slab.subarray(at, at + room);
-    const outQ = slab.subarray(at + room, at + 2 * room);
-    let i = 0;
-    let o = 0;
-    let same = true;
+    let outP: number[] | undefined;
+    let outQ: number[] | undefined;
     for (let c = 0; c < changed.length; c++) {
       const p = changed[c]!;
       if (c > 0 && p === changed[c - 1]) continue;
-      // Old levels better than p are unchanged: copied as a run.
-      const pos = bids ? firstAtOrBelow(oldP, p, i) : firstAtOrAbove(oldP, p, i);
-      if (pos > i) {
-        outP.set(oldP.subarray(i, pos), o);
-        outQ.set(oldQ.subarray(i, pos), o);
-        o += pos - i;
-        i = pos;
-      }
+      const at = bids ? firstAtOrBelow(oldP, p, 0) : firstAtOrAbove(oldP, p, 0);
       const q = book.levelLots(side, p);
-      if (i < n && oldP[i] === p) {
-        if (q !== oldQ[i]) same = false;
-        i++;
-      } else if (q > 0) {
-        same = false;
-      }
-      if (q > 0) {
-        outP[o] = p;
-        outQ[o++] = q;
-      }
+      const listed = at < n && oldP[at] === p;
+      if (listed ? q === oldQ[at] : q <= 0) continue;
+      if (outP === undefined || outQ === undefined) (outP = oldP.slice()), (outQ = oldQ.slice());
+      if (!listed) outP.splice(at, 0, p), outQ.splice(at, 0, q);
+      else if (q > 0) outQ[at] = q;
+      else outP.splice(at, 1), outQ.splice(at, 1);
     }
-    if (same) {
-      used = at;
-      return last;
-    }
-    if (i < n) {
-      outP.set(oldP.subarray(i), o);
-      outQ.set(oldQ.subarray(i), o);
-      o += n - i;
-    }
-    return new CapturedSide(outP.subarray(0, o), outQ.subarray(0, o));
+    return outP === undefined || outQ === undefined ? last : new CapturedSide(outP, outQ);
   }
 
   get length(): number {
@@ -121,7 +89,7 @@ export class CapturedSide {
   }
 
   /** Same levels as the first `length` numbers of these columns. */
-  private sameAs(priceTicks: Float64Array, qtyLots: Float64Array): boolean {
+  private sameAs(priceTicks: ArrayLike<number>, qtyLots: ArrayLike<number>): boolean {
     const n = this.priceTicks.length;
     const p = this.priceTicks;
     const q = this.qtyLots;
@@ -210,23 +178,4 @@ export class L2Capture {
     this.announced = log?.announced ?? 0;
     this.logEnd = log?.end ?? 0;
   }
-}
-
-/**
- * Captured levels live in shared slabs of doubles (a capture is two views into one), so a
- * capture costs no buffer of its own; a slab is freed when no capture of it is referenced.
- */
-const SLAB_DOUBLES = 1 << 17;
-let slab = new Float64Array(SLAB_DOUBLES);
-let used = 0;
-
-/** Room for `doubles` numbers in the current slab (a new slab when it is full): their offset. */
-function reserve(doubles: number): number {
-  if (used + doubles > slab.length) {
-    slab = new Float64Array(Math.max(SLAB_DOUBLES, doubles));
-    used = 0;
-  }
-  const at = used;
-  used += doubles;
-  return at;
 }

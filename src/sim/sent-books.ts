@@ -15,8 +15,8 @@ export class SentBooks {
    * price, ask qty (an array read by index: a map lookup per book change before).
    */
   private readonly lastL1: ([number, number, number, number] | undefined)[] = [];
-  /** Levels last sent per LEVEL_2 subscription (bids, asks). */
-  private readonly lastL2 = new Map<Market, L2Capture>();
+  /** Levels last sent per LEVEL_2 subscription (bids, asks), by `market.index` (read at every update: no map lookup). */
+  private readonly lastL2: (L2Capture | undefined)[] = [];
   /** One level a side, read into reused arrays (no level objects per check). */
   private readonly price = new Float64Array(1);
   private readonly qty = new Float64Array(1);
@@ -32,7 +32,7 @@ export class SentBooks {
     // made unequal to any top: NaN equals nothing.
     const l1 = this.lastL1[market.index];
     if (l1 !== undefined) l1[0] = Number.NaN;
-    this.lastL2.delete(market);
+    this.lastL2[market.index] = undefined;
   }
 
   /**
@@ -45,8 +45,8 @@ export class SentBooks {
     const book = market.book;
     const changes = this.hub.bookChanges(market);
     const log = this.venue.external.changeLog(market);
-    let capture = this.lastL2.get(market);
-    if (capture === undefined) this.lastL2.set(market, (capture = L2Capture.of(book, depth, changes, log)));
+    let capture = this.lastL2[market.index];
+    if (capture === undefined) this.lastL2[market.index] = capture = L2Capture.of(book, depth, changes, log);
     else if (!capture.next(book, changes, log)) return undefined;
     const tick = market.instrument.tick;
     return { t: '2', ts: sec, tn: nanos, s: market.symbol, b: capture.bids.levels(tick), a: capture.asks.levels(tick) };

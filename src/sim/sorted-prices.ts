@@ -1,7 +1,7 @@
 /** Binary searches over a captured side's prices (`lazy-book-levels.ts`: a capture updated from the levels that changed). */
 
 /** In `prices` (falling) from `from` on, the first index whose price is ≤ `p` (`length` if none). */
-export function firstAtOrBelow(prices: Float64Array, p: number, from: number): number {
+export function firstAtOrBelow(prices: ArrayLike<number>, p: number, from: number): number {
   let lo = from;
   let hi = prices.length;
   while (lo < hi) {
@@ -13,7 +13,7 @@ export function firstAtOrBelow(prices: Float64Array, p: number, from: number): n
 }
 
 /** In `prices` (rising) from `from` on, the first index whose price is ≥ `p` (`length` if none). */
-export function firstAtOrAbove(prices: Float64Array, p: number, from: number): number {
+export function firstAtOrAbove(prices: ArrayLike<number>, p: number, from: number): number {
   let lo = from;
   let hi = prices.length;
   while (lo < hi) {

@@ -91,8 +91,8 @@ describe("a LEVEL_2 capture taken again after the book's changes", () => {
         const b = new LevelBook();
         const capture = L2Capture.of(b.book, depth, 0, undefined);
         const reads = { B: 0, S: 0 };
-        const l2Into = b.book.l2Into.bind(b.book);
-        b.book.l2Into = (side, p, q) => (reads[side]++, l2Into(side, p, q));
+        const l2Arrays = b.book.l2Arrays.bind(b.book);
+        b.book.l2Arrays = (side, depth) => (reads[side]++, l2Arrays(side, depth));
         for (const changes of rounds) {
           const last = { B: capture.bids, S: capture.asks };
           const counts = { B: b.book.changesOf('B'), S: b.book.changesOf('S') };
