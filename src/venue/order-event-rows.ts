@@ -28,7 +28,12 @@ export const enum Row {
   Oid = 512,
   /** The row has a fill (`setFill`): its fill numbers are written only then, and read only then. */
   Fill = 1024,
+  /** The row is a user's own cancel (`setUserCancel`): reason `USER_REQUESTED`, text `USER_CANCEL_TEXT`, nothing stored. */
+  UserCancel = 2048,
 }
+
+/** The text of a `c` feed for a cancel the user asked for. */
+export const USER_CANCEL_TEXT = 'canceled by user';
 
 /** The feed type of each char code a row keeps (`Row.Kind & 255`). */
 export const TYPE_OF_CODE: readonly OrderFeedType[] = (() => {
@@ -76,6 +81,14 @@ export class OrderEventRows {
     this.flag(i, Row.Reason);
     this.reasons[i] = reason;
     this.texts[i] = text;
+  }
+
+  /**
+   * `setReason(i, 'USER_REQUESTED', USER_CANCEL_TEXT)` as a flag: the commonest reason of all
+   * (every cancel a user asks for) stores no reference (no write barrier, nothing to keep).
+   */
+  setUserCancel(i: number): void {
+    this.flag(i, Row.UserCancel);
   }
 
   /** The order id an `e` row names: a wire id, or an engine id whose text is made only if read. */

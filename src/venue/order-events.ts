@@ -3,7 +3,7 @@ import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { OrderEventRows, TYPE_OF_CODE } from './order-event-rows.ts';
+import { OrderEventRows, TYPE_OF_CODE, USER_CANCEL_TEXT } from './order-event-rows.ts';
 
 export type OrderFeedType = OrderFeed['t'];
 
@@ -23,6 +23,7 @@ export const enum At {
   Reason = 256,
   Oid = 512,
   Fill = 1024,
+  UserCancel = 2048,
 }
 
 /** What a cursor reads before its first `load`. */
@@ -102,11 +103,13 @@ export class OrderEvent {
 
   /** `r` of j / e, `xr` of c. */
   get reason(): RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined {
-    return this.has(At.Reason) ? this.rows.reasons[this.i] : undefined;
+    if (this.has(At.Reason)) return this.rows.reasons[this.i];
+    return this.has(At.UserCancel) ? 'USER_REQUESTED' : undefined;
   }
 
   get text(): string | undefined {
-    return this.has(At.Reason) ? this.rows.texts[this.i] : undefined;
+    if (this.has(At.Reason)) return this.rows.texts[this.i];
+    return this.has(At.UserCancel) ? USER_CANCEL_TEXT : undefined;
   }
 
   /** Fill details of p / f. */

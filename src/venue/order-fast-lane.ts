@@ -47,6 +47,7 @@ import type { BookEvents } from '../book/book-events.ts';
 export const enum Rec {
   User = 0,
   Bits = 1,
+  Price = 2,
   Filled = 4,
   Market = 7,
   Stride = 12,
@@ -151,6 +152,7 @@ export function cancelFast(s: VenueState, events: BookEvents, slot: number): boo
   const d = s.orders.data;
   const market = s.markets[d[slot * Rec.Stride + Rec.Market]!]!;
   const sell = (d[slot * Rec.Stride + Rec.Bits]! & Rec.Sell) !== 0;
+  const priceTicks = d[slot * Rec.Stride + Rec.Price]!;
   const book = market.book;
   const before = sell ? book.bestAskTicks() : book.bestBidTicks();
   takeOffBook(s, slot, market, events);
@@ -158,9 +160,11 @@ export function cancelFast(s: VenueState, events: BookEvents, slot: number): boo
   closeResting(s, slot, Rec.Canceled);
   faultPoint('cancel.close');
   const r = s.orderRowAs('c', d[slot * Rec.Stride + Rec.User]!, slot, s.executionIds.advance(), d[slot * Rec.Stride + Rec.Filled]!, Rec.Canceled);
-  if (r >= 0) s.rows.setReason(r, 'USER_REQUESTED', 'canceled by user');
+  if (r >= 0) s.rows.setUserCancel(r);
   s.free(slot);
-  if ((sell ? book.bestAskTicks() : book.bestBidTicks()) !== before) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
+  // The touch moved only if the order was at it and its level emptied (an order behind the
+  // touch leaves it as it was: the book is not asked again).
+  if (priceTicks === before && (sell ? book.bestAskTicks() : book.bestBidTicks()) !== before) market.refreshMark(s.clock.nowSec, s.clock.nowNanos);
   s.bookChanged(market);
   return true;
 }

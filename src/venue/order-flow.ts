@@ -16,6 +16,7 @@ import { faultPoint } from './fault-points.ts';
 import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
 import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
 import { cancelFast, placeFast } from './order-fast-lane.ts';
+import { USER_CANCEL_TEXT } from './order-event-rows.ts';
 import { saveUsualFill } from './fill-undo.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
@@ -118,7 +119,7 @@ export class OrderFlow {
       return false;
     }
     if (reason !== 'USER_REQUESTED' || !cancelFast(this.s, this.clearedEvents(), slot)) {
-      this.cancelResting(slot, reason, reason === 'USER_REQUESTED' ? 'canceled by user' : 'canceled by the exchange');
+      this.cancelResting(slot, reason, reason === 'USER_REQUESTED' ? USER_CANCEL_TEXT : 'canceled by the exchange');
     }
     return true;
   }

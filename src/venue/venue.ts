@@ -15,6 +15,7 @@ import { VenueState } from './venue-state.ts';
 import { VenueReads } from './venue-reads.ts';
 import { listMarkets, startProcesses, type VenueConfig } from './venue-setup.ts';
 import { openSlotsOf } from './order-scans.ts';
+import { USER_CANCEL_TEXT } from './order-event-rows.ts';
 
 export { VenueQueryError } from './venue-reads.ts';
 
@@ -158,7 +159,7 @@ export class Venue extends VenueReads {
       const successful: string[] = [];
       for (const slot of openSlotsOf(this.s.orders, account.id)) {
         successful.push(this.s.orderId(slot));
-        this.flow.cancelResting(slot, 'USER_REQUESTED', 'canceled by user');
+        this.flow.cancelResting(slot, 'USER_REQUESTED', USER_CANCEL_TEXT);
       }
       return { successful, failed: [] };
     });

@@ -28,14 +28,14 @@ describe('the order record layout the hot files write', () => {
       L.F_USER, L.F_BITS, L.F_PRICE, L.F_QTY, L.F_FILLED, L.F_MARKET, L.F_SEQ, L.STRIDE, L.B_SELL, L.B_IM_BIG, L.B_SIDE,
     ]);
     expect([Op.Unrest, Op.Reopen, Op.ReopenBig]).toEqual([U_UNREST, U_REOPEN, U_REOPEN_BIG]);
-    expect([LaneRec.User, LaneRec.Bits, LaneRec.Filled, LaneRec.Market, LaneRec.Stride, LaneRec.Sell, LaneRec.Ioc, LaneRec.StateShift, LaneRec.New, LaneRec.Canceled, LaneRec.Expired, LaneRec.NoSlot, LaneRec.Place]).toEqual([
-      L.F_USER, L.F_BITS, L.F_FILLED, L.F_MARKET, L.STRIDE, L.B_SELL, L.B_IOC, L.STATE_SHIFT, L.ST_NEW, L.ST_CANCELED, L.ST_EXPIRED, L.NO_SLOT, U_PLACE,
+    expect([LaneRec.User, LaneRec.Bits, LaneRec.Price, LaneRec.Filled, LaneRec.Market, LaneRec.Stride, LaneRec.Sell, LaneRec.Ioc, LaneRec.StateShift, LaneRec.New, LaneRec.Canceled, LaneRec.Expired, LaneRec.NoSlot, LaneRec.Place]).toEqual([
+      L.F_USER, L.F_BITS, L.F_PRICE, L.F_FILLED, L.F_MARKET, L.STRIDE, L.B_SELL, L.B_IOC, L.STATE_SHIFT, L.ST_NEW, L.ST_CANCELED, L.ST_EXPIRED, L.NO_SLOT, U_PLACE,
     ]);
   });
 
   it('is the event rows\' layout in the cursor that reads them', () => {
-    expect([At.User, At.Slot, At.Eid, At.Tid, At.FillLots, At.FillPrice, At.Aggressor, At.Filled, At.State, At.Kind, At.Size, At.Reason, At.Oid, At.Fill]).toEqual([
-      Row.User, Row.Slot, Row.Eid, Row.Tid, Row.FillLots, Row.FillPrice, Row.Aggressor, Row.Filled, Row.State, Row.Kind, Row.Size, Row.Reason, Row.Oid, Row.Fill,
+    expect([At.User, At.Slot, At.Eid, At.Tid, At.FillLots, At.FillPrice, At.Aggressor, At.Filled, At.State, At.Kind, At.Size, At.Reason, At.Oid, At.Fill, At.UserCancel]).toEqual([
+      Row.User, Row.Slot, Row.Eid, Row.Tid, Row.FillLots, Row.FillPrice, Row.Aggressor, Row.Filled, Row.State, Row.Kind, Row.Size, Row.Reason, Row.Oid, Row.Fill, Row.UserCancel,
     ]);
   });
 });
