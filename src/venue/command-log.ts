@@ -185,6 +185,7 @@ export class CommandLog {
   begin(): void {
     const c = this.counters;
     this.journal.begin();
+    c.orders.markAllocations(this.journal.epoch);
     this.orderCount = c.orderIds.count;
     this.liquidationCount = c.liquidationIds.count;
     this.executionCount = c.executionIds.count;
@@ -219,6 +220,8 @@ export class CommandLog {
   private rollBack(): void {
     try {
       this.journal.rollBack(undoEntry, this.counters.orders);
+      // The orders the command made, after every entry that touched them ran.
+      this.counters.orders.undoAllocations();
     } finally {
       this.outboxLength = 0;
       this.announcedLength = 0;

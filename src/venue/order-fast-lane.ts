@@ -5,7 +5,6 @@ import { closeResting, restOrder, takeOffBook } from './order-close.ts';
 import type { OrderFlow } from './order-flow.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
 import { quantityOverflow } from './quantity-bounds.ts';
-import { saveAllocation } from './undo.ts';
 import type { VenueState } from './venue-state.ts';
 import type { BookEvents } from '../book/book-events.ts';
 
@@ -108,9 +107,7 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
     return slot;
   }
   const j = s.log.journal;
-  const fresh = store.nextIsFresh;
   const slot = store.allocate(seq, account.id, market.index, bits, priceTicks, qtyLots, s.clock);
-  saveAllocation(j, store, slot, fresh);
   s.orderRowAs('n', account.id, slot, s.executionIds.advance(), 0, Rec.New);
   faultPoint('place.accepted');
   if (crosses) {

@@ -13,7 +13,7 @@ import { EXTERNAL_OWNER } from './external-owner.ts';
 import { bookFillMoney, bookUsualFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, saveAllocation, savePlace, savePosition, saveRecord } from './undo.ts';
+import { saveAccount, savePlace, savePosition, saveRecord } from './undo.ts';
 import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
 import { cancelFast, placeFast } from './order-fast-lane.ts';
 import { USER_CANCEL_TEXT } from './order-event-rows.ts';
@@ -307,11 +307,8 @@ export class OrderFlow {
     const counter = (liquidation ? this.s.liquidationIds : this.s.orderIds).advanceAt(clock);
     const offGrid = Number.isNaN(t.priceTicks);
     const bits = (t.side === 'S' ? B_SELL : 0) | (t.tif === 'IOC' ? B_IOC : 0) | (t.postOnly ? B_POST_ONLY : 0) | (liquidation ? B_LIQUIDATION : 0) | (offGrid ? B_OFF_GRID : 0);
-    const store = this.s.orders;
-    const fresh = store.nextIsFresh;
     const slot = this.s.orders.allocate(liquidation ? -counter : counter, account.id, market?.index ?? -1, bits, offGrid ? 0 : t.priceTicks, t.qtyLots, clock);
     if (market === undefined || offGrid) this.s.orders.setOddTexts(slot, symbol, t.priceText);
-    saveAllocation(this.s.log.journal, store, slot, fresh);
     return slot;
   }
 

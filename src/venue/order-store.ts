@@ -1,7 +1,6 @@
 import type { Money } from '../core/money.ts';
 import type { Side, TimeInForce } from '../core/types.ts';
-import { OrderSides } from './order-sides.ts';
-import { SeqIndex } from './seq-index.ts';
+import { OrderSlotPool, type OddTexts } from './order-slot-pool.ts';
 
 export * from './order-record.ts';
 export { SeqIndex } from './seq-index.ts';
@@ -37,106 +36,14 @@ export const enum Rec {
  * handed out for the order copies the record first (see order-view.ts).
  */
 
-/** What only odd orders need (a text the tick grid cannot give back), kept off the records. */
-interface OddTexts {
-  symbol: string;
-  priceText: string;
-}
-
-export class OrderStore {
-  /** The records; see `F_*`. Public for the venue's hot paths; replaced when it grows. */
-  data = new Float64Array(1024 * Rec.Stride);
-  /** What a few orders keep beside their record (written through `setSide*`: the arrays grow only as far as a slot that used them). */
-  private readonly sides = new OrderSides();
+export class OrderStore extends OrderSlotPool {
   /** Initial margin reserved by each slot's open remainder, for orders flagged `B_IM_BIG` (else 0n: see `VenueState.reservedImOf`). */
   readonly reservedIm: readonly Money[] = this.sides.reservedIm;
   /** Wire id and price texts per slot, '' until first read (read only for slots flagged `B_SIDE`). */
   readonly idText: readonly string[] = this.sides.idText;
   readonly priceText: readonly string[] = this.sides.priceText;
-  private readonly odd = new Map<number, OddTexts>();
   /** Snapshot holders per slot (see order-view.ts); detached before a slot is reused. */
   readonly views: readonly ({ detach(): void } | undefined)[] = this.sides.views;
-  private readonly freeSlots: number[] = [];
-  private highWater = 0;
-  /** Slots below this have been used (records past it were never written): the scans' bound (order-scans.ts). */
-  get slotsEverUsed(): number {
-    return this.highWater;
-  }
-  readonly bySeq = new SeqIndex();
-
-  /**
-   * A fresh record for a new order (every field set here or by the caller), stamped with the
-   * time of `time` (read, not passed: see `IdGenerator.advanceAt`), in the engine id index.
-   */
-  allocate(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
-    let slot = this.freeSlots.pop();
-    if (slot === undefined) {
-      slot = this.highWater++;
-      if (slot * Rec.Stride >= this.data.length) this.grow();
-    }
-    const d = this.data;
-    const o = slot * Rec.Stride;
-    d[o + Rec.Seq] = seq;
-    d[o + Rec.User] = userId;
-    d[o + Rec.Market] = marketIndex;
-    d[o + Rec.Bits] = bits;
-    d[o + Rec.Price] = priceTicks;
-    d[o + Rec.Qty] = qtyLots;
-    d[o + Rec.Filled] = 0;
-    d[o + Rec.Sec] = time.nowSec;
-    d[o + Rec.Nanos] = time.nowNanos;
-    d[o + Rec.Notional] = 0;
-    d[o + Rec.Saved] = 0;
-    d[o + Rec.BookRef] = 0;
-    this.bySeq.add(seq, slot);
-    return slot;
-  }
-
-  /**
-   * The record of an order that ends in the command that makes it, before anything could name
-   * it (an IOC that cannot cross, order-fast-lane.ts), written into the store's one scratch
-   * slot: no free slot taken, no index entry, no allocation to undo. Its events read it as any
-   * record until the command is over; then `free` (through the command log, as for any ended
-   * order) or, after a rollback, `endScratch` leaves the slot unowned again.
-   */
-  scratch(seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): number {
-    let slot = this.scratchSlot;
-    // Undefined in a store restored from a snapshot made before the scratch slot existed.
-    if (!(slot >= 0)) {
-      slot = this.scratchSlot = this.highWater++;
-      if (slot * Rec.Stride >= this.data.length) this.grow();
-    }
-    const d = this.data;
-    const o = slot * Rec.Stride;
-    d[o + Rec.Seq] = seq;
-    d[o + Rec.User] = userId;
-    d[o + Rec.Market] = marketIndex;
-    d[o + Rec.Bits] = bits;
-    d[o + Rec.Price] = priceTicks;
-    d[o + Rec.Qty] = qtyLots;
-    d[o + Rec.Filled] = 0;
-    d[o + Rec.Sec] = time.nowSec;
-    d[o + Rec.Nanos] = time.nowNanos;
-    d[o + Rec.Notional] = 0;
-    d[o + Rec.Saved] = 0;
-    d[o + Rec.BookRef] = 0;
-    return slot;
-  }
-
-  /**
-   * The scratch record's order is over (its command committed or was rolled back): the slot has
-   * no owner again (the scans skip it), and a view or text made of it takes its copy and goes.
-   */
-  endScratch(): void {
-    const slot = this.scratchSlot;
-    if (!(slot >= 0)) return;
-    const o = slot * Rec.Stride;
-    if ((this.data[o + Rec.Bits]! & (Rec.SideUsed | Rec.ImBig)) !== 0) this.sides.clear(slot);
-    this.data[o + Rec.User] = Rec.FreeUser;
-  }
-
-  /** The scratch slot (see `scratch`): -1 until first used. Never in the free list or the index. */
-  private scratchSlot = -1;
 
   /** Keeps the symbol and price text of an order the records cannot describe (rejected). */
   setOddTexts(slot: number, symbol: string, priceText: string): void {
@@ -145,21 +52,6 @@ export class OrderStore {
 
   oddTexts(slot: number): OddTexts | undefined {
     return this.odd.get(slot);
-  }
-
-  /** Releases a terminal order's slot, after any view of it took its copy. */
-  free(slot: number): void {
-    if (slot === this.scratchSlot) return this.endScratch();
-    const o = slot * Rec.Stride;
-    this.bySeq.take(this.data[o + Rec.Seq]!);
-    // The per-slot side arrays are read only for an order flagged as having used them (most
-    // never do): four scattered cache lines fewer per ended order.
-    if ((this.data[o + Rec.Bits]! & (Rec.SideUsed | Rec.ImBig)) !== 0) this.sides.clear(slot);
-    if (this.odd.size !== 0) this.odd.delete(slot);
-    if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
-    // After any view took its copy of the record (`clearSide`).
-    this.data[o + Rec.User] = Rec.FreeUser;
-    this.freeSlots.push(slot);
   }
 
   /** Notes that `slot` has a view or a cached text in the side arrays (`free` clears them then). */
@@ -203,29 +95,6 @@ export class OrderStore {
     if (slot >= this.reservedIm.length && im === 0n) return;
     this.sides.reach(slot);
     this.sides.reservedIm[slot] = im;
-  }
-
-  /** True when the next `allocate` takes a new slot rather than a freed one. */
-  get nextIsFresh(): boolean {
-    return this.freeSlots.length === 0;
-  }
-
-  /**
-   * Takes back the latest `allocate` (of a command that failed): the slot goes back where it
-   * came from, so the next allocation gets it again. `fresh`: `nextIsFresh` before it.
-   */
-  unallocate(slot: number, fresh: boolean): void {
-    this.bySeq.take(this.data[slot * Rec.Stride + Rec.Seq]!);
-    this.sides.clear(slot);
-    this.data[slot * Rec.Stride + Rec.User] = Rec.FreeUser;
-    this.odd.delete(slot);
-    this.bigNotional?.delete(slot);
-    if (!fresh) {
-      this.freeSlots.push(slot);
-      return;
-    }
-    this.highWater--;
-    this.sides.dropLast(slot);
   }
 
   /** Filled notional of `slot` past 2^53, if it went there (see `addFilledNotional`). */
@@ -337,13 +206,5 @@ export class OrderStore {
     return this.bigNotional?.get(slot) ?? BigInt(this.field(slot, Rec.Notional));
   }
 
-  /** Filled notionals past 2^53 (an extremely long-lived order): exact, off the records. */
-  private bigNotional: Map<number, bigint> | undefined;
-
-  private grow(): void {
-    const next = new Float64Array(this.data.length * 2);
-    next.set(this.data);
-    this.data = next;
-  }
 }
 

@@ -26,7 +26,7 @@ export const U_CLOSURE = 0;
 /** An order record without Money kept off it: numbers only. */
 const U_RECORD = 1;
 const U_ACCOUNT = 2;
-const U_ALLOC = 3;
+// 3: an order's allocation, now taken back by the order store's marks (`undoAllocations`).
 // 4 and 5: U_LEVEL and U_PLACE, the books' entries (undo-book.ts); 13–15: an order's rest and
 // close taken back by their inverse (order-close.ts); 20: a usual fill's account (fill-undo.ts).
 const U_MARKET = 6;
@@ -58,16 +58,6 @@ export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): voi
   if (!big) return;
   j.ref((d[o + F_BITS]! & B_IM_BIG) === 0 ? 0n : store.reservedIm[slot]);
   j.ref(store.bigNotionalOf(slot));
-}
-
-/** Notes a fresh `allocate` of `slot` (`fresh`: it took a new slot), taken back by `unallocate`. */
-export function saveAllocation(j: UndoJournal, store: OrderStore, slot: number, fresh: boolean): void {
-  // Its undo gives the slot back, and a slot's record means nothing until `allocate` rewrites it:
-  // the record needs no copy this command (marked saved, so `saveRecord` skips it).
-  store.data[slot * STRIDE + F_SAVED] = j.epoch;
-  const at = j.entry(U_ALLOC, 2);
-  j.nums[at] = slot;
-  j.nums[at + 1] = fresh ? 1 : 0;
 }
 
 /** Saves an account's money and open-order totals in `market` (once per command and market). */
@@ -109,9 +99,6 @@ export function undoEntry(op: number, nums: Float64Array, at: number, refs: unkn
       return;
     case U_RECORD_BIG:
       store.restoreRecord(nums[at]!, nums, at + 1, refs[r] as Money, refs[r + 1] as bigint | undefined);
-      return;
-    case U_ALLOC:
-      store.unallocate(nums[at]!, nums[at + 1] === 1);
       return;
     case U_ACCOUNT:
       return undoAccount(nums, at, refs, r);

@@ -5,6 +5,7 @@ import { Row } from '../../src/venue/order-event-rows.ts';
 import { Rec as LaneRec } from '../../src/venue/order-fast-lane.ts';
 import * as L from '../../src/venue/order-record.ts';
 import { Rec } from '../../src/venue/order-store.ts';
+import { Slot } from '../../src/venue/order-slot-pool.ts';
 import { U_PLACE } from '../../src/venue/undo-book.ts';
 
 /**
@@ -21,6 +22,13 @@ describe('the order record layout the hot files write', () => {
     expect([Rec.FreeUser, Rec.Sell, Rec.Ioc, Rec.ImBig, Rec.SideUsed, Rec.StateShift, Rec.Pending, Rec.New, Rec.Partial]).toEqual([
       L.FREE_USER, L.B_SELL, L.B_IOC, L.B_IM_BIG, L.B_SIDE, L.STATE_SHIFT, L.ST_PENDING, L.ST_NEW, L.ST_PARTIAL,
     ]);
+  });
+
+  it('is order-record.ts\'s in the slot pool that makes and ends records', () => {
+    expect([Slot.User, Slot.Bits, Slot.Price, Slot.Qty, Slot.Filled, Slot.Saved, Slot.BookRef, Slot.Market, Slot.Seq, Slot.Notional, Slot.Sec, Slot.Nanos, Slot.Stride]).toEqual([
+      L.F_USER, L.F_BITS, L.F_PRICE, L.F_QTY, L.F_FILLED, L.F_SAVED, L.F_BOOK_REF, L.F_MARKET, L.F_SEQ, L.F_NOTIONAL, L.F_SEC, L.F_NANOS, L.STRIDE,
+    ]);
+    expect([Slot.FreeUser, Slot.ImBig, Slot.SideUsed]).toEqual([L.FREE_USER, L.B_IM_BIG, L.B_SIDE]);
   });
 
   it('is order-record.ts\'s in the close of a rest and in the fast lane, with the journal opcodes undo.ts dispatches', () => {
