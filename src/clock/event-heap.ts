@@ -3,81 +3,125 @@
  * insertion order. Each pending event has a slot (a small integer, reused after the event
  * leaves) under which the clock keeps its callback.
  *
- * Why typed arrays and not a heap of objects: pending events are long-lived (each waits for
- * thousands of others to run), so as objects they are promoted and traced by the garbage
- * collector, and every comparison chases a pointer. Here the heap itself is two flat arrays,
- * a sort key and a slot per position, invisible to the collector: 12 bytes a position, so the
- * upper levels stay in cache. It is 4-ary (half the depth of a binary heap, and the four
- * children of a position are adjacent in memory), and `pop` is bottom-up.
+ * A radix heap (a bucket queue by the highest bit in which an instant differs from the last
+ * one taken). The clock's times only move forward, so every pending instant is at or after
+ * `last`, the instant of the events now at the front. An instant is written as one unsigned
+ * integer, `secHi | secLo | nanos` (the second since the clock's start in 21 + 32 bits, the
+ * nanos in 30: nanos < 10^9 < 2^30, so the integer's order is the time order), and an event
+ * waits in bucket `b` = 1 + the index of that integer's highest bit that differs from
+ * `last`'s, or in bucket 0 when it is `last` itself. Every event of bucket `b` is earlier than
+ * every event of a higher bucket (they agree with `last` above bit b − 1 and have it set, the
+ * higher ones differ from `last` higher up, where they are above it). So:
+ * - a push computes its bucket (an xor and a leading-zero count) and appends to that bucket's
+ *   list: no sift;
+ * - the front is bucket 0's list, and taking it is unlinking its head;
+ * - when bucket 0 is empty, the lowest non-empty bucket holds the earliest instant: `last`
+ *   moves to it and that bucket's events move down to lower buckets (all to lower ones: they
+ *   share its bits down to b − 1 with the new `last` too). An event moves down a few times
+ *   between its push and its turn, each a handful of integer operations.
  *
- * Ordering on one number: the key is `(sec - baseSec) * 2^30 + nanos`, rounded to a double.
- * Since nanos < 10^9 < 2^30 the exact value strictly increases with time, and rounding is
- * monotone, so a smaller key always means an earlier time; keys are exact while
- * `sec - baseSec` < 2^23 s (about 97 days). Only equal keys (the same instant, or beyond 97
- * days two instants a few ns apart) fall back to comparing nanos and then seq exactly. Equal
- * keys imply the same second (instants a second apart differ by over 7·10^7 in the key), so
- * the second is recovered exactly as `floor(key / 2^30)`.
+ * Ties by seq, with no comparison of seqs: events at one instant are always in one bucket (the
+ * bucket is a function of the instant and `last`, and every pending event is in its bucket for
+ * the current `last`), and in seq order in its list: a push appends, and has the highest seq yet;
+ * moving a bucket down walks its list in order and appends. So bucket 0, filled from one bucket
+ * when `last` moves, holds its instant's events in seq order.
  *
- * Runs of one instant: a push at exactly the instant of the push just before it (a message
- * sent to several receivers with one latency, timers due together: a quarter of a simulation's
- * pushes) does not enter the heap; it is chained behind that event (`nextOf`), and when the
- * event leaves the top its follower takes the top's place as it is, with no sift down. The
- * order is unchanged: the two were pushed one after the other, so no other event at that
- * instant has a seq between theirs, and nothing is earlier than the top. A heap position
- * therefore holds a chain of events at one instant with consecutive heap-push order, and its
- * (nanos, seq) are its head's, the chain's earliest.
+ * The clock may look at the front (`peek`, moving `last` forward) without taking it, then go
+ * back to an earlier time's push (`runUntil` ends before the front; `nextEventNs` drops
+ * canceled events at the front). A push before `last` re-buckets everything pending around its
+ * own instant: the radix property holds again, at a cost of one pass over the pending events
+ * (the clock's pending set is ~100 events) on that rare path.
+ *
+ * Storage: per slot, two typed arrays (no objects, invisible to the collector): `times`
+ * (second since the start, seq) and `links` (nanos, next slot in its bucket, or in the free
+ * list once the slot is free; -1 at a list's end).
  */
 
-// 2^30 and the heap's arity (4) are written as literals where they are used: V8 loads a
-// module-level constant from the module's context on every use (and checks it is a small
-// integer), once per level of every sift, which it cannot do for a literal.
+// Offsets into the per-slot cells, the bucket count and 2^32 are written as literals where they
+// are used: V8 loads a module-level constant from the module's context on every use.
+//   times[2 * slot] = second since the start, times[2 * slot + 1] = seq (-1 while the slot is free)
+//   links[2 * slot] = nanos, links[2 * slot + 1] = next slot in the bucket or the free list (-1: none)
+// Buckets: 0 (the front); 1..30 nanos bits; 31..62 the low 32 bits of the second; 63..83 the
+// high ones (seconds since the start < 2^53).
 
 /** A min-heap of scheduled times, each with a slot. */
 export class EventHeap {
-  /** Number of pending events (chained followers included). */
+  /** Number of pending events. */
   size = 0;
-  /** Number of heap positions (chains). */
-  private positions = 0;
-  private keys = new Float64Array(1024);
-  private slotAt = new Int32Array(1024);
-  /** Per slot: nanoseconds within the second, and seq (-1 once the slot is free). */
-  private nanosOf = new Float64Array(1024);
-  private seqOf = new Float64Array(1024).fill(-1);
-  /** Per slot: the event chained behind it at the same instant, or -1. */
-  private nextOf = new Int32Array(1024).fill(-1);
-  /** The slot pushed last while it is pending (-1 once it left), and its instant. */
-  private lastSlot = -1;
+  private times = new Float64Array(2048).fill(-1);
+  private links = new Int32Array(2048).fill(-1);
+  /** First and last slot of each bucket's list (-1: empty). */
+  private readonly heads = new Int32Array(96).fill(-1);
+  private readonly tails = new Int32Array(96).fill(-1);
+  /** Non-empty buckets, as bits: 1..31 (bit 0 unused), 32..63, 64..95. */
+  private mask0 = 0;
+  private mask1 = 0;
+  private mask2 = 0;
+  /** The instant of bucket 0: the front's, or (while it is empty) a bound below every pending one. */
   private lastSec = 0;
   private lastNanos = 0;
-  private readonly freeSlots: number[] = [];
+  /** Free slots, linked through their `links` next cell (-1: none; then a new slot). */
+  private freeSlot = -1;
   private slotCount = 0;
 
   /** @param baseSec Unix seconds that keys count from (the clock's start); no event is earlier. */
   constructor(private readonly baseSec: number) {}
 
+  /** Slot of the earliest event, or -1 when none is pending; it stays the earliest until popped or an earlier push. */
+  peek(): number {
+    const head = this.heads[0]!;
+    if (head >= 0 || this.size === 0) return head;
+    return this.advance();
+  }
+
+  /**
+   * Slot of the first event at `last` (bucket 0's head), or -1, without moving `last`: the
+   * clock asks whether the heap has an event at the current time while it runs the now-queue,
+   * and an event there was taken to bucket 0 when the clock moved to it (see `SimClock.heapTopNow`).
+   * `peek` would move `last` to a later instant, and the now-queue's events push before it.
+   */
+  front(): number {
+    return this.heads[0]!;
+  }
+
+  /** Seconds part of the time of the event in `slot` (pending). */
+  secOf(slot: number): number {
+    return this.times[2 * slot]! + this.baseSec;
+  }
+
+  /** Nanoseconds part of the time of the event in `slot` (pending). */
+  nanosOf(slot: number): number {
+    return this.links[2 * slot]!;
+  }
+
+  /** Insertion seq of the event in `slot` (pending). */
+  seqOf(slot: number): number {
+    return this.times[2 * slot + 1]!;
+  }
+
   /** Seconds part of the earliest event's time (only when `size > 0`). */
   topSec(): number {
-    return Math.floor(this.keys[0]! / 1073741824) + this.baseSec; // key / 2^30
+    return this.secOf(this.peek());
   }
 
   /** Nanoseconds part of the earliest event's time (only when `size > 0`). */
   topNanos(): number {
-    return this.nanosOf[this.slotAt[0]!]!;
+    return this.nanosOf(this.peek());
   }
 
   /** Slot of the earliest event (only when `size > 0`). */
   topSlot(): number {
-    return this.slotAt[0]!;
+    return this.peek();
   }
 
   /** Insertion seq of the earliest event (only when `size > 0`). */
   topSeq(): number {
-    return this.seqOf[this.slotAt[0]!]!;
+    return this.seqOf(this.peek());
   }
 
   /** True when `slot` holds the pending event with this `seq`. */
   holds(slot: number, seq: number): boolean {
-    return slot >= 0 && slot < this.slotCount && this.seqOf[slot] === seq;
+    return slot >= 0 && slot < this.slotCount && this.times[2 * slot + 1] === seq;
   }
 
   /**
@@ -86,141 +130,147 @@ export class EventHeap {
    */
   push(sec: number, nanos: number, seq: number): number {
     const slot = this.takeSlot();
-    this.nanosOf[slot] = nanos;
-    this.seqOf[slot] = seq;
+    const at = sec - this.baseSec;
+    this.times[2 * slot] = at;
+    this.times[2 * slot + 1] = seq;
+    this.links[2 * slot] = nanos;
     this.size++;
-    const last = this.lastSlot;
-    this.lastSlot = slot;
-    if (last >= 0 && nanos === this.lastNanos && sec === this.lastSec) {
-      this.nextOf[last] = slot;
-      return slot;
-    }
-    this.lastSec = sec;
-    this.lastNanos = nanos;
-    if (this.positions === this.keys.length) {
-      this.keys = growF64(this.keys, this.positions * 2);
-      this.slotAt = growI32(this.slotAt, this.positions * 2);
-    }
-    const keys = this.keys;
-    const slotAt = this.slotAt;
-    const key = (sec - this.baseSec) * 1073741824 + nanos; // × 2^30
-    // Sift up. A parent with an equal key at the same nanos was pushed earlier: it stays first.
-    let i = this.positions++;
-    while (i > 0) {
-      const parent = (i - 1) >> 2; // ((i - 1) / 4) | 0, i > 0
-      const parentKey = keys[parent]!;
-      if (parentKey < key || (parentKey === key && this.nanosOf[slotAt[parent]!]! <= nanos)) break;
-      keys[i] = parentKey;
-      slotAt[i] = slotAt[parent]!;
-      i = parent;
-    }
-    keys[i] = key;
-    slotAt[i] = slot;
+    const lastSec = this.lastSec;
+    if (at < lastSec || (at === lastSec && nanos < this.lastNanos)) this.rebase(slot, at, nanos);
+    else this.append(this.bucketOf(at, nanos), slot);
     return slot;
   }
 
-  /**
-   * Removes the earliest event and frees its slot (only when `size > 0`). An event chained
-   * behind it takes the top as it is. Otherwise the hole at the root sinks to a leaf along the
-   * earliest child, then the last event fills it and rises the little it has to: it came from
-   * the bottom, so it rarely goes far.
-   */
+  /** Removes the earliest event and frees its slot (only when `size > 0`). */
   pop(): void {
-    const keys = this.keys;
-    const slotAt = this.slotAt;
-    const top = slotAt[0]!;
-    const follower = this.nextOf[top]!;
-    this.freeSlot(top);
+    const slot = this.peek(); // bucket 0's head when the clock peeked just before (it always has)
+    const next = this.links[2 * slot + 1]!;
+    this.heads[0] = next;
+    if (next < 0) this.tails[0] = -1;
+    this.links[2 * slot + 1] = this.freeSlot;
+    this.freeSlot = slot;
+    this.times[2 * slot + 1] = -1;
     this.size--;
-    if (follower >= 0) {
-      slotAt[0] = follower;
-      return;
+  }
+
+  /**
+   * Bucket 0 is empty and events are pending: moves `last` to the earliest instant (of the
+   * lowest non-empty bucket) and spreads that bucket over the lower ones. Returns the front.
+   */
+  private advance(): number {
+    const b = this.lowestBucket();
+    const times = this.times;
+    const links = this.links;
+    const first = this.heads[b]!;
+    if (first === this.tails[b]) {
+      // One event (most advances): it is the front.
+      this.clearBucket(b);
+      this.lastSec = times[2 * first]!;
+      this.lastNanos = links[2 * first]!;
+      this.heads[0] = first;
+      this.tails[0] = first;
+      return first;
     }
-    const n = --this.positions;
-    if (n === 0) return;
-    let i = 0;
-    for (let first = 1; first < n; first = 4 * i + 1) {
-      let best: number;
-      if (first + 3 < n) {
-        // Four children, picked without data-dependent branches (which of four random keys
-        // is smallest is a coin toss the CPU mispredicts half the time). Equal keys need the
-        // exact tie-break; those checks almost never fire, so they predict well.
-        const k0 = keys[first]!;
-        const k1 = keys[first + 1]!;
-        const k2 = keys[first + 2]!;
-        const k3 = keys[first + 3]!;
-        const a = first + Number(k1 < k0);
-        const b = first + 2 + Number(k3 < k2);
-        const ka = keys[a]!;
-        const kb = keys[b]!;
-        best = k0 === k1 || k2 === k3 || ka === kb ? this.earliestOf(first, first + 4) : kb < ka ? b : a;
-      } else {
-        best = this.earliestOf(first, n);
+    let minSec = Infinity;
+    let minNanos = 0;
+    for (let s = this.heads[b]!; s >= 0; s = links[2 * s + 1]!) {
+      const sec = times[2 * s]!;
+      const nanos = links[2 * s]!;
+      if (sec < minSec || (sec === minSec && nanos < minNanos)) {
+        minSec = sec;
+        minNanos = nanos;
       }
-      keys[i] = keys[best]!;
-      slotAt[i] = slotAt[best]!;
-      i = best;
     }
-    const key = keys[n]!;
-    const slot = slotAt[n]!;
-    while (i > 0) {
-      const parent = (i - 1) >> 2; // ((i - 1) / 4) | 0, i > 0
-      const parentKey = keys[parent]!;
-      if (parentKey < key || (parentKey === key && this.isTieBefore(slotAt[parent]!, slot))) break;
-      keys[i] = parentKey;
-      slotAt[i] = slotAt[parent]!;
-      i = parent;
+    this.lastSec = minSec;
+    this.lastNanos = minNanos;
+    let s = this.heads[b]!;
+    this.clearBucket(b);
+    while (s >= 0) {
+      const next = links[2 * s + 1]!;
+      links[2 * s + 1] = -1;
+      this.append(this.bucketOf(times[2 * s]!, links[2 * s]!), s); // in list order: ties stay in seq order
+      s = next;
     }
-    keys[i] = key;
-    slotAt[i] = slot;
+    return this.heads[0]!;
   }
 
-  /** Position of the earliest event among positions [from, to). */
-  private earliestOf(from: number, to: number): number {
-    const keys = this.keys;
-    let best = from;
-    for (let c = from + 1; c < to; c++) {
-      const k = keys[c]!;
-      const bestKey = keys[best]!;
-      if (k < bestKey || (k === bestKey && this.isTieBefore(this.slotAt[c]!, this.slotAt[best]!))) best = c;
+  /** A push before `last`: every pending event is bucketed again around the new one's instant. */
+  private rebase(slot: number, at: number, nanos: number): void {
+    const pending: number[] = [];
+    const links = this.links;
+    for (let b = 0; b < 96; b++) {
+      for (let s = this.heads[b]!; s >= 0; s = links[2 * s + 1]!) pending.push(s);
+      this.clearBucket(b);
     }
-    return best;
+    this.lastSec = at;
+    this.lastNanos = nanos;
+    this.append(0, slot);
+    const times = this.times;
+    for (const s of pending) {
+      links[2 * s + 1] = -1;
+      this.append(this.bucketOf(times[2 * s]!, links[2 * s]!), s); // all later than the new one: none in bucket 0
+    }
   }
 
-  /** Order of two events with equal keys: by nanos, then by seq. */
-  private isTieBefore(a: number, b: number): boolean {
-    const aNanos = this.nanosOf[a]!;
-    const bNanos = this.nanosOf[b]!;
-    return aNanos !== bNanos ? aNanos < bNanos : this.seqOf[a]! < this.seqOf[b]!;
+  /** Bucket of an instant at or after `last`: 1 + its highest bit that differs from `last`'s, 0 if none. */
+  private bucketOf(at: number, nanos: number): number {
+    const lastSec = this.lastSec;
+    if (at === lastSec) {
+      const d = nanos ^ this.lastNanos;
+      return d === 0 ? 0 : 32 - Math.clz32(d);
+    }
+    if ((at >= 4294967296 || lastSec >= 4294967296) && Math.floor(at / 4294967296) !== Math.floor(lastSec / 4294967296)) {
+      return 94 - Math.clz32(Math.floor(at / 4294967296) ^ Math.floor(lastSec / 4294967296)); // 62 + 1..21
+    }
+    return 62 - Math.clz32(at ^ lastSec); // 30 + 1..32: `^` takes the low 32 bits of each
+  }
+
+  /** The lowest non-empty bucket above 0 (only when one is). */
+  private lowestBucket(): number {
+    const m0 = this.mask0 & -2; // bucket 0's bit is not kept (pop does not clear it)
+    if (m0 !== 0) return 31 - Math.clz32(m0 & -m0);
+    const m1 = this.mask1;
+    if (m1 !== 0) return 63 - Math.clz32(m1 & -m1);
+    const m2 = this.mask2;
+    return 95 - Math.clz32(m2 & -m2);
+  }
+
+  private append(b: number, slot: number): void {
+    const tail = this.tails[b]!;
+    if (tail < 0) {
+      this.heads[b] = slot;
+      if (b < 32) this.mask0 |= 1 << b;
+      else if (b < 64) this.mask1 |= 1 << (b - 32);
+      else this.mask2 |= 1 << (b - 64);
+    } else {
+      this.links[2 * tail + 1] = slot;
+    }
+    this.tails[b] = slot;
+  }
+
+  private clearBucket(b: number): void {
+    this.heads[b] = -1;
+    this.tails[b] = -1;
+    if (b < 32) this.mask0 &= ~(1 << b);
+    else if (b < 64) this.mask1 &= ~(1 << (b - 32));
+    else this.mask2 &= ~(1 << (b - 64));
   }
 
   private takeSlot(): number {
-    if (this.freeSlots.length > 0) return this.freeSlots.pop()!;
-    if (this.slotCount === this.seqOf.length) {
-      this.nanosOf = growF64(this.nanosOf, this.slotCount * 2);
-      this.nextOf = growI32(this.nextOf, this.slotCount * 2).fill(-1, this.slotCount);
-      const seqOf = growF64(this.seqOf, this.slotCount * 2).fill(-1, this.slotCount);
-      this.seqOf = seqOf;
+    const free = this.freeSlot;
+    if (free >= 0) {
+      this.freeSlot = this.links[2 * free + 1]!;
+      this.links[2 * free + 1] = -1;
+      return free;
+    }
+    if (2 * this.slotCount === this.times.length) {
+      const times = new Float64Array(this.times.length * 2).fill(-1);
+      times.set(this.times);
+      this.times = times;
+      const links = new Int32Array(this.links.length * 2).fill(-1);
+      links.set(this.links);
+      this.links = links;
     }
     return this.slotCount++;
   }
-
-  private freeSlot(slot: number): void {
-    if (slot === this.lastSlot) this.lastSlot = -1;
-    this.nextOf[slot] = -1;
-    this.seqOf[slot] = -1;
-    this.freeSlots.push(slot);
-  }
-}
-
-function growF64(a: Float64Array, capacity: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(capacity);
-  b.set(a);
-  return b;
-}
-
-function growI32(a: Int32Array, capacity: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(capacity);
-  b.set(a);
-  return b;
 }

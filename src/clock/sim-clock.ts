@@ -101,8 +101,9 @@ export class SimClock {
     this.dropCanceledTop();
     if (this.atNow.size > 0) return this.nowNs;
     const heap = this.heap;
-    if (heap.size === 0) return undefined;
-    return BigInt(heap.topSec()) * NANOS_PER_SECOND + BigInt(heap.topNanos());
+    const slot = heap.peek();
+    if (slot < 0) return undefined;
+    return BigInt(heap.secOf(slot)) * NANOS_PER_SECOND + BigInt(heap.nanosOf(slot));
   }
 
   /** Schedules `fn(arg)` at an absolute time; throws if that time is in the past. */
@@ -152,8 +153,9 @@ export class SimClock {
       this.runNext();
       return true;
     }
-    if (this.heap.size === 0) return false;
-    this.runTop();
+    const slot = this.heap.peek();
+    if (slot < 0) return false;
+    this.runTop(slot);
     return true;
   }
 
@@ -175,10 +177,11 @@ export class SimClock {
         if (this.runNext()) ran++;
         continue;
       }
-      if (heap.size === 0) break;
-      const topSec = heap.topSec();
-      if (topSec > untilSec || (topSec === untilSec && heap.topNanos() > untilNanos)) break;
-      if (this.runTop()) ran++;
+      const slot = heap.peek();
+      if (slot < 0) break;
+      const topSec = heap.secOf(slot);
+      if (topSec > untilSec || (topSec === untilSec && heap.nanosOf(slot) > untilNanos)) break;
+      if (this.runTop(slot)) ran++;
     }
     this.sec = untilSec;
     this.nanos = untilNanos;
@@ -190,18 +193,18 @@ export class SimClock {
     let ran = 0;
     const heap = this.heap;
     const atNow = this.atNow;
-    while (atNow.size > 0 || heap.size > 0) if (atNow.size > 0 ? this.runNext() : this.runTop()) ran++;
+    while (atNow.size > 0 || heap.size > 0) if (atNow.size > 0 ? this.runNext() : this.runTop(heap.peek())) ran++;
     return ran;
   }
 
   /**
-   * Takes the earliest event off the heap and, unless it was canceled, moves time to it and
-   * runs it. Returns whether it ran. Its slot is freed before the callback runs, so the
-   * callback's own handle already reads as run, as it did when entries were objects.
+   * Takes the earliest event (`slot`, as the heap's `peek` gave it) off the heap and, unless it
+   * was canceled, moves time to it and runs it. Returns whether it ran. Its slot is freed before
+   * the callback runs, so the callback's own handle already reads as run, as it did when
+   * entries were objects.
    */
-  private runTop(): boolean {
+  private runTop(slot: number): boolean {
     const heap = this.heap;
-    const slot = heap.topSlot();
     const fn = this.fns[slot] as ClockCallback<any> | null;
     if (fn === null) {
       heap.pop();
@@ -211,9 +214,9 @@ export class SimClock {
     this.fns[slot] = null;
     this.args[slot] = undefined;
     this.live--;
-    this.sec = heap.topSec();
-    this.nanos = heap.topNanos();
-    this.ranSeq = heap.topSeq();
+    this.sec = heap.secOf(slot);
+    this.nanos = heap.nanosOf(slot);
+    this.ranSeq = heap.seqOf(slot);
     heap.pop();
     fn(arg);
     return true;
@@ -224,7 +227,8 @@ export class SimClock {
    * before the clock got here, so earlier in order), else the queue's oldest. Returns whether it ran.
    */
   private runNext(): boolean {
-    return this.heapTopIsNow() ? this.runTop() : this.runAtNow();
+    const slot = this.heapTopNow();
+    return slot >= 0 ? this.runTop(slot) : this.runAtNow();
   }
 
   /** Takes the now-queue's oldest event and runs it unless it was canceled (time stays). */
@@ -241,17 +245,33 @@ export class SimClock {
     return true;
   }
 
-  private heapTopIsNow(): boolean {
+  /**
+   * The heap's earliest event's slot when it is at the current time, else -1. Such an event is at
+   * the heap's front without a `peek`: the clock got to this time by taking an event of it from
+   * the heap (which brought the instant's others to the front), or by `runUntil`'s end, which
+   * leaves none at it; pushes at the current time go to the now-queue.
+   */
+  private heapTopNow(): number {
     const heap = this.heap;
-    return heap.size > 0 && heap.topNanos() === this.nanos && heap.topSec() === this.sec;
+    const slot = heap.front();
+    return slot >= 0 && heap.nanosOf(slot) === this.nanos && heap.secOf(slot) === this.sec ? slot : -1;
   }
 
-  /** Drops canceled events from the front of the heap and of the now-queue. */
+  /**
+   * Drops canceled events from the front of the now-queue and of the heap. While the now-queue
+   * holds events, only the heap's events at its front are looked at (`front`: those at the
+   * current time are there, see `heapTopNow`): a `peek` would move the heap's front to a later
+   * instant, before which the now-queue's events then push (each such push re-buckets the heap).
+   */
   private dropCanceledTop(): void {
-    const heap = this.heap;
-    while (heap.size > 0 && this.fns[heap.topSlot()] === null) heap.pop();
     const atNow = this.atNow;
     while (atNow.size > 0 && atNow.headFn() === null) atNow.shift();
+    const heap = this.heap;
+    if (atNow.size > 0) {
+      for (let slot = heap.front(); slot >= 0 && this.fns[slot] === null; slot = heap.front()) heap.pop();
+    } else {
+      for (let slot = heap.peek(); slot >= 0 && this.fns[slot] === null; slot = heap.peek()) heap.pop();
+    }
   }
 
   /** Sets `atSec` / `atNanos` to now + `delayNs` (a non-negative safe integer), exactly. */

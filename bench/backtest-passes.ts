@@ -1,0 +1,51 @@
+/**
+ * Passes of the market maker's backtest against the do-nothing one, for instruction counts and
+ * CPU pairs (bench/README, round 15 `react15`): one process warms up WARM sim-seconds of each
+ * kind, then runs PAIRS pairs of SECONDS sim-seconds each (do-nothing then market maker, the
+ * order reversed every other pair), printing each pass's CPU, clock events, fills and state
+ * hash, and at the end the market maker's CPU over the do-nothing's (median and fastest passes).
+ *
+ * Bundle it (`npx esbuild bench/backtest-passes.ts --bundle --platform=node --format=esm
+ * --outfile=/tmp/x/bt.mjs` with the banner bench/README gives for `require`), then
+ * `node bt.mjs [SECONDS=900] [PAIRS=2] [WARM=300]`. Under `valgrind --tool=callgrind
+ * --dump-before=uv_getrusage` each pass is one dump (its two `process.cpuUsage` calls).
+ */
+import marketMaker, { paramsSchema } from '../examples/market-maker.ts';
+import { runBacktest } from '../src/backtest/runner.ts';
+import { loadScenario } from '../src/scenario/load.ts';
+
+const seconds = Number(process.argv[2] ?? 900);
+const pairs = Number(process.argv[3] ?? 2);
+const warm = Number(process.argv[4] ?? 300);
+const scenario = loadScenario('default');
+const doNothing = { onStart(): void {} };
+
+type Kind = 'nothing' | 'mm';
+async function pass(kind: Kind, s: number, label: string): Promise<number> {
+  const strategy = kind === 'mm' ? marketMaker(paramsSchema.parse({})) : doNothing;
+  const c0 = process.cpuUsage();
+  const r = await runBacktest(strategy, { scenario, seed: 1, durationNs: BigInt(s) * 1_000_000_000n });
+  const c = process.cpuUsage(c0);
+  const cpuS = (c.user + c.system) / 1e6;
+  console.log(`${label} ${kind}: ${s} s, cpu ${cpuS.toFixed(3)} s, events ${r.events}, fills ${r.fills.length}, state ${r.stateHash ?? '-'}`);
+  return cpuS;
+}
+
+if (warm > 0) {
+  await pass('nothing', warm, 'warm');
+  await pass('mm', warm, 'warm');
+}
+const ratios: number[] = [];
+const fastest = { nothing: Infinity, mm: Infinity };
+for (let i = 0; i < pairs; i++) {
+  const order: Kind[] = i % 2 === 0 ? ['nothing', 'mm'] : ['mm', 'nothing'];
+  const cpu = { nothing: 0, mm: 0 };
+  for (const kind of order) {
+    cpu[kind] = await pass(kind, seconds, `pair ${i + 1}`);
+    fastest[kind] = Math.min(fastest[kind], cpu[kind]);
+  }
+  ratios.push(cpu.mm / cpu.nothing);
+}
+ratios.sort((a, b) => a - b);
+const median = (ratios[(ratios.length - 1) >> 1]! + ratios[ratios.length >> 1]!) / 2;
+console.log(`ratios ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median.toFixed(2)}, fastest ${(fastest.mm / fastest.nothing).toFixed(2)} (${fastest.mm.toFixed(3)} / ${fastest.nothing.toFixed(3)} s)`);
