@@ -129,7 +129,13 @@ export class EventHeap {
    * among equal times the new event goes last.
    */
   push(sec: number, nanos: number, seq: number): number {
-    const slot = this.takeSlot();
+    let slot = this.freeSlot;
+    if (slot >= 0) {
+      this.freeSlot = this.links[2 * slot + 1]!;
+      this.links[2 * slot + 1] = -1;
+    } else {
+      slot = this.newSlot();
+    }
     const at = sec - this.baseSec;
     this.times[2 * slot] = at;
     this.times[2 * slot + 1] = seq;
@@ -143,7 +149,8 @@ export class EventHeap {
 
   /** Removes the earliest event and frees its slot (only when `size > 0`). */
   pop(): void {
-    const slot = this.peek(); // bucket 0's head when the clock peeked just before (it always has)
+    let slot = this.heads[0]!; // the clock peeked just before: the front is there
+    if (slot < 0) slot = this.advance();
     const next = this.links[2 * slot + 1]!;
     this.heads[0] = next;
     if (next < 0) this.tails[0] = -1;
@@ -162,9 +169,10 @@ export class EventHeap {
     const times = this.times;
     const links = this.links;
     const first = this.heads[b]!;
-    if (first === this.tails[b]) {
+    const only = first === this.tails[b];
+    this.clearBucket(b);
+    if (only) {
       // One event (most advances): it is the front.
-      this.clearBucket(b);
       this.lastSec = times[2 * first]!;
       this.lastNanos = links[2 * first]!;
       this.heads[0] = first;
@@ -173,7 +181,7 @@ export class EventHeap {
     }
     let minSec = Infinity;
     let minNanos = 0;
-    for (let s = this.heads[b]!; s >= 0; s = links[2 * s + 1]!) {
+    for (let s = first; s >= 0; s = links[2 * s + 1]!) {
       const sec = times[2 * s]!;
       const nanos = links[2 * s]!;
       if (sec < minSec || (sec === minSec && nanos < minNanos)) {
@@ -183,8 +191,7 @@ export class EventHeap {
     }
     this.lastSec = minSec;
     this.lastNanos = minNanos;
-    let s = this.heads[b]!;
-    this.clearBucket(b);
+    let s = first;
     while (s >= 0) {
       const next = links[2 * s + 1]!;
       links[2 * s + 1] = -1;
@@ -256,13 +263,8 @@ export class EventHeap {
     else this.mask2 &= ~(1 << (b - 64));
   }
 
-  private takeSlot(): number {
-    const free = this.freeSlot;
-    if (free >= 0) {
-      this.freeSlot = this.links[2 * free + 1]!;
-      this.links[2 * free + 1] = -1;
-      return free;
-    }
+  /** A slot never used yet (none is free), growing the arrays when they are full. */
+  private newSlot(): number {
     if (2 * this.slotCount === this.times.length) {
       const times = new Float64Array(this.times.length * 2).fill(-1);
       times.set(this.times);

@@ -148,12 +148,11 @@ export class SimClock {
 
   /** Runs the next event, moving time to it. Returns false when there was none. */
   step(): boolean {
-    this.dropCanceledTop();
+    const slot = this.dropCanceledTop();
     if (this.atNow.size > 0) {
       this.runNext();
       return true;
     }
-    const slot = this.heap.peek();
     if (slot < 0) return false;
     this.runTop(slot);
     return true;
@@ -262,16 +261,20 @@ export class SimClock {
    * holds events, only the heap's events at its front are looked at (`front`: those at the
    * current time are there, see `heapTopNow`): a `peek` would move the heap's front to a later
    * instant, before which the now-queue's events then push (each such push re-buckets the heap).
+   * Returns the heap's front slot as looked at (-1: none; with the now-queue holding events,
+   * only bucket 0's).
    */
-  private dropCanceledTop(): void {
+  private dropCanceledTop(): number {
     const atNow = this.atNow;
     while (atNow.size > 0 && atNow.headFn() === null) atNow.shift();
     const heap = this.heap;
+    let slot: number;
     if (atNow.size > 0) {
-      for (let slot = heap.front(); slot >= 0 && this.fns[slot] === null; slot = heap.front()) heap.pop();
+      for (slot = heap.front(); slot >= 0 && this.fns[slot] === null; slot = heap.front()) heap.pop();
     } else {
-      for (let slot = heap.peek(); slot >= 0 && this.fns[slot] === null; slot = heap.peek()) heap.pop();
+      for (slot = heap.peek(); slot >= 0 && this.fns[slot] === null; slot = heap.peek()) heap.pop();
     }
+    return slot;
   }
 
   /** Sets `atSec` / `atNanos` to now + `delayNs` (a non-negative safe integer), exactly. */
