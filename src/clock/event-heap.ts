@@ -6,8 +6,8 @@
  * A radix heap (a bucket queue by the highest bit in which an instant differs from the last
  * one taken). The clock's times only move forward, so every pending instant is at or after
  * `last`, the instant of the events now at the front. An instant is written as one unsigned
- * integer, `secHi | secLo | nanos` (the second since the clock's start in 21 + 32 bits, the
- * nanos in 30: nanos < 10^9 < 2^30, so the integer's order is the time order), and an event
+ * integer, `secHi | secLo | nanos` (the Unix second in 21 + 32 bits, the nanos in 30:
+ * nanos < 10^9 < 2^30, so the integer's order is the time order), and an event
  * waits in bucket `b` = 1 + the index of that integer's highest bit that differs from
  * `last`'s, or in bucket 0 when it is `last` itself. Every event of bucket `b` is earlier than
  * every event of a higher bucket (they agree with `last` above bit b − 1 and have it set, the
@@ -39,10 +39,10 @@
 
 // Offsets into the per-slot cells, the bucket count and 2^32 are written as literals where they
 // are used: V8 loads a module-level constant from the module's context on every use.
-//   times[2 * slot] = second since the start, times[2 * slot + 1] = seq (-1 while the slot is free)
+//   times[2 * slot] = Unix second (read back as is: the clock sets its time from it), times[2 * slot + 1] = seq (-1 while the slot is free)
 //   links[2 * slot] = nanos, links[2 * slot + 1] = next slot in the bucket or the free list (-1: none)
 // Buckets: 0 (the front); 1..30 nanos bits; 31..62 the low 32 bits of the second; 63..83 the
-// high ones (seconds since the start < 2^53).
+// high ones (seconds < 2^53; none before the year 2106).
 
 /** A min-heap of scheduled times, each with a slot. */
 export class EventHeap {
@@ -58,14 +58,16 @@ export class EventHeap {
   private mask1 = 0;
   private mask2 = 0;
   /** The instant of bucket 0: the front's, or (while it is empty) a bound below every pending one. */
-  private lastSec = 0;
+  private lastSec: number;
   private lastNanos = 0;
   /** Free slots, linked through their `links` next cell (-1: none; then a new slot). */
   private freeSlot = -1;
   private slotCount = 0;
 
-  /** @param baseSec Unix seconds that keys count from (the clock's start); no event is earlier. */
-  constructor(private readonly baseSec: number) {}
+  /** @param startSec Unix seconds of the clock's start; no event is earlier. */
+  constructor(startSec: number) {
+    this.lastSec = startSec;
+  }
 
   /** Slot of the earliest event, or -1 when none is pending; it stays the earliest until popped or an earlier push. */
   peek(): number {
@@ -86,7 +88,7 @@ export class EventHeap {
 
   /** Seconds part of the time of the event in `slot` (pending). */
   secOf(slot: number): number {
-    return this.times[2 * slot]! + this.baseSec;
+    return this.times[2 * slot]!;
   }
 
   /** Nanoseconds part of the time of the event in `slot` (pending). */
@@ -136,7 +138,7 @@ export class EventHeap {
     } else {
       slot = this.newSlot();
     }
-    const at = sec - this.baseSec;
+    const at = sec;
     this.times[2 * slot] = at;
     this.times[2 * slot + 1] = seq;
     this.links[2 * slot] = nanos;
