@@ -34,6 +34,12 @@ export class PortMarketData implements MarketSink {
   private readonly subscriptions: ({ on: boolean; level: MarketDataLevel; depth: number } | undefined)[] = [];
   /** What was last sent of each book, to skip repeats. */
   private readonly sent: SentBooks;
+  /**
+   * The market of the last message delivered, by its symbol: messages carry the market's own
+   * symbol string, so the next one of that market matches by pointer, with no lookup by symbol.
+   */
+  private lastSymbol = '';
+  private lastMarket: Market | undefined = undefined;
 
   constructor(
     private readonly venue: Venue,
@@ -149,7 +155,13 @@ export class PortMarketData implements MarketSink {
   }
 
   private emitMarketData(message: MarketDataMessage): void {
-    const market = this.venue.market(message.s);
+    const symbol = message.s;
+    let market = this.lastMarket;
+    if (symbol !== this.lastSymbol) {
+      market = this.venue.market(symbol);
+      this.lastSymbol = symbol;
+      this.lastMarket = market;
+    }
     if (market === undefined || !this.isSubscribed(market)) return; // unsubscribed in flight
     for (const h of message.t === 's' ? this.statsHandlers : this.mdHandlers) h(message);
   }

@@ -11,10 +11,11 @@ import type { PortHub } from './port-hub.ts';
  */
 export class SentBooks {
   /**
-   * Top of book last sent per LEVEL_1 subscription, by `market.index`: bid price, bid qty, ask
-   * price, ask qty (an array read by index: a map lookup per book change before).
+   * Top of book last recorded per LEVEL_1 subscription, by `market.index`: bid price, bid qty,
+   * ask price, ask qty, and the book's change count of each side when it was read (an array read
+   * by index: a map lookup per book change before).
    */
-  private readonly lastL1: ([number, number, number, number] | undefined)[] = [];
+  private readonly lastL1: ([number, number, number, number, number, number] | undefined)[] = [];
   /** Levels last sent per LEVEL_2 subscription (bids, asks), by `market.index` (read at every update: no map lookup). */
   private readonly lastL2: (L2Capture | undefined)[] = [];
   /** One level a side, read into reused arrays (no level objects per check). */
@@ -31,7 +32,7 @@ export class SentBooks {
     // The L1 entry is kept (agents glance at books: a delete and a new array each time) but
     // made unequal to any top: NaN equals nothing.
     const l1 = this.lastL1[market.index];
-    if (l1 !== undefined) l1[0] = Number.NaN;
+    if (l1 !== undefined) (l1[0] = Number.NaN), (l1[4] = -1), (l1[5] = -1); // and both sides read again
     this.lastL2[market.index] = undefined;
   }
 
@@ -66,20 +67,37 @@ export class SentBooks {
     out.askLots = last[3];
   }
 
-  /** Records the market's top of book; false when it equals the one last sent. */
+  /**
+   * Records the market's top of book; false when it equals the one last recorded. A side is read
+   * only when the book's change count of that side moved since it was last read
+   * (`OrderBook.changesOf`, which moves whenever a level of the side changed): a book change
+   * usually touches one side, and an unread side's top is the one recorded.
+   */
   isNewTop(market: Market): boolean {
-    const { price, qty } = this;
     const book = market.book;
-    const hasBid = book.l2Into('B', price, qty) > 0;
-    const bp = hasBid ? price[0]! : -1;
-    const bq = hasBid ? qty[0]! : 0;
-    const hasAsk = book.l2Into('S', price, qty) > 0;
-    const ap = hasAsk ? price[0]! : -1;
-    const aq = hasAsk ? qty[0]! : 0;
-    const last = this.lastL1[market.index];
-    if (last !== undefined && last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
-    if (last === undefined) this.lastL1[market.index] = [bp, bq, ap, aq];
-    else (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
+    const bidChanges = book.changesOf('B');
+    const askChanges = book.changesOf('S');
+    let last = this.lastL1[market.index];
+    if (last === undefined) this.lastL1[market.index] = last = [Number.NaN, 0, Number.NaN, 0, -1, -1];
+    const { price, qty } = this;
+    let bp = last[0];
+    let bq = last[1];
+    if (bidChanges !== last[4]) {
+      const hasBid = book.l2Into('B', price, qty) > 0;
+      bp = hasBid ? price[0]! : -1;
+      bq = hasBid ? qty[0]! : 0;
+      last[4] = bidChanges;
+    }
+    let ap = last[2];
+    let aq = last[3];
+    if (askChanges !== last[5]) {
+      const hasAsk = book.l2Into('S', price, qty) > 0;
+      ap = hasAsk ? price[0]! : -1;
+      aq = hasAsk ? qty[0]! : 0;
+      last[5] = askChanges;
+    }
+    if (last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
+    (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
     return true;
   }
 }
