@@ -58,7 +58,7 @@ export class EventHeap {
   private mask1 = 0;
   private mask2 = 0;
   /** The instant of bucket 0: the front's, or (while it is empty) a bound below every pending one. */
-  private lastSec: number;
+  private lastSec = 0; // a value here keeps the field a double (see SimClock's `sec`)
   private lastNanos = 0;
   /** Free slots, linked through their `links` next cell (-1: none; then a new slot). */
   private freeSlot = -1;

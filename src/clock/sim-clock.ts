@@ -34,8 +34,11 @@ export class SimClock {
   /** Callback of the pending event in each heap slot; null when free or canceled. */
   private readonly fns: (ClockCallback<any> | null)[] = [];
   private readonly args: unknown[] = [];
-  private sec: number;
-  private nanos: number;
+  // Initialized here, not only in the constructor: a field declared without a value starts as
+  // undefined, and V8 then keeps it tagged, so every store of a second past the small-integer
+  // range (2^30: any date after 2004) allocated a number box and ran a write barrier.
+  private sec = 0;
+  private nanos = 0;
   private nextSeq = 0;
   /** Insertion seq of the event running now (or that ran last); -1 before the first. */
   private ranSeq = -1;
