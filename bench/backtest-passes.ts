@@ -6,7 +6,8 @@
  * hash, and at the end the market maker's CPU over the do-nothing's (median and fastest passes).
  *
  * Bundle it (`npx esbuild bench/backtest-passes.ts --bundle --platform=node --format=esm
- * --outfile=/tmp/x/bt.mjs` with the banner bench/README gives for `require`), then
+ * --outfile=/tmp/x/y/bt.mjs --banner:js="import { createRequire } from 'module'; const require =
+ * createRequire(import.meta.url);"`, with the scenarios reachable at /tmp/x/y/../../scenarios), then
  * `node bt.mjs [SECONDS=900] [PAIRS=2] [WARM=300]`. Under `valgrind --tool=callgrind
  * --dump-before=uv_getrusage` each pass is one dump (its two `process.cpuUsage` calls).
  */
