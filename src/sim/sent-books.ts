@@ -1,3 +1,4 @@
+import type { Side } from '../core/types.ts';
 import type { Market } from '../venue/market.ts';
 import type { Venue } from '../venue/venue.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
@@ -12,10 +13,10 @@ import type { PortHub } from './port-hub.ts';
 export class SentBooks {
   /**
    * Top of book last recorded per LEVEL_1 subscription, by `market.index`: bid price, bid qty,
-   * ask price, ask qty, and the book's change count of each side when it was read (an array read
-   * by index: a map lookup per book change before).
+   * the bid side's change count when it was read, then the same three of the ask side (an array
+   * read by index: a map lookup per book change before).
    */
-  private readonly lastL1: ([number, number, number, number, number, number] | undefined)[] = [];
+  private readonly lastL1: (number[] | undefined)[] = [];
   /** Levels last sent per LEVEL_2 subscription (bids, asks), by `market.index` (read at every update: no map lookup). */
   private readonly lastL2: (L2Capture | undefined)[] = [];
   /** One level a side, read into reused arrays (no level objects per check). */
@@ -32,7 +33,7 @@ export class SentBooks {
     // The L1 entry is kept (agents glance at books: a delete and a new array each time) but
     // made unequal to any top: NaN equals nothing.
     const l1 = this.lastL1[market.index];
-    if (l1 !== undefined) (l1[0] = Number.NaN), (l1[4] = -1), (l1[5] = -1); // and both sides read again
+    if (l1 !== undefined) (l1[0] = Number.NaN), (l1[2] = -1), (l1[5] = -1); // and both sides read again
     this.lastL2[market.index] = undefined;
   }
 
@@ -61,10 +62,10 @@ export class SentBooks {
     const last = this.lastL1[market.index]!;
     out.s = market.symbol;
     out.marketIndex = market.index;
-    out.bidTicks = last[0] >= 0 ? last[0] : undefined;
-    out.bidLots = last[1];
-    out.askTicks = last[2] >= 0 ? last[2] : undefined;
-    out.askLots = last[3];
+    out.bidTicks = last[0]! >= 0 ? last[0] : undefined;
+    out.bidLots = last[1]!;
+    out.askTicks = last[3]! >= 0 ? last[3] : undefined;
+    out.askLots = last[4]!;
   }
 
   /**
@@ -74,30 +75,29 @@ export class SentBooks {
    * usually touches one side, and an unread side's top is the one recorded.
    */
   isNewTop(market: Market): boolean {
-    const book = market.book;
-    const bidChanges = book.changesOf('B');
-    const askChanges = book.changesOf('S');
     let last = this.lastL1[market.index];
-    if (last === undefined) this.lastL1[market.index] = last = [Number.NaN, 0, Number.NaN, 0, -1, -1];
+    if (last === undefined) this.lastL1[market.index] = last = [Number.NaN, 0, -1, Number.NaN, 0, -1];
+    const bidMoved = this.readTouch(market, 'B', last, 0);
+    return this.readTouch(market, 'S', last, 3) || bidMoved;
+  }
+
+  /**
+   * Reads one side's touch (price, or -1 when empty; lots) into `last[at]`, `last[at + 1]` when
+   * the side's change count (kept at `last[at + 2]`) moved; true when the touch differs from
+   * the one recorded.
+   */
+  private readTouch(market: Market, side: Side, last: number[], at: number): boolean {
+    const book = market.book;
+    const changes = book.changesOf(side);
+    if (changes === last[at + 2]) return false;
+    last[at + 2] = changes;
     const { price, qty } = this;
-    let bp = last[0];
-    let bq = last[1];
-    if (bidChanges !== last[4]) {
-      const hasBid = book.l2Into('B', price, qty) > 0;
-      bp = hasBid ? price[0]! : -1;
-      bq = hasBid ? qty[0]! : 0;
-      last[4] = bidChanges;
-    }
-    let ap = last[2];
-    let aq = last[3];
-    if (askChanges !== last[5]) {
-      const hasAsk = book.l2Into('S', price, qty) > 0;
-      ap = hasAsk ? price[0]! : -1;
-      aq = hasAsk ? qty[0]! : 0;
-      last[5] = askChanges;
-    }
-    if (last[0] === bp && last[1] === bq && last[2] === ap && last[3] === aq) return false;
-    (last[0] = bp), (last[1] = bq), (last[2] = ap), (last[3] = aq);
+    const has = book.l2Into(side, price, qty) > 0;
+    const priceTicks = has ? price[0]! : -1;
+    const lots = has ? qty[0]! : 0;
+    if (last[at] === priceTicks && last[at + 1] === lots) return false;
+    last[at] = priceTicks;
+    last[at + 1] = lots;
     return true;
   }
 }
