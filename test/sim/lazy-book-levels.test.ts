@@ -125,7 +125,7 @@ describe('lazily rendered LEVEL_2 levels', () => {
     // sideTicks finds the sides made last by identity (book-ticks.ts), older ones through the
     // proxy's key: both must give the capture, and nothing after a write.
     fc.assert(
-      fc.property(fc.array(sides, { minLength: 1, maxLength: 20 }), fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }), (books, writes) => {
+      fc.property(fc.array(sides, { minLength: 1, maxLength: 80 }), fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), (books, writes) => {
         const made = books.map(([bids]) => {
           const capture = CapturedSide.of(bookOf(bids, []), 'B');
           return { capture, view: capture.levels(tick) };
