@@ -1,3 +1,4 @@
+import type { SimClock } from '../clock/sim-clock.ts';
 import type { TimeNs } from '../core/types.ts';
 import type { OrderEvent } from '../venue/order-events.ts';
 import type { Market } from '../venue/market.ts';
@@ -53,9 +54,10 @@ export class TouchTracker {
 
   /**
    * One of the account's own order events for this market, read as numbers (no price text
-   * parsed, no id text hashed); `nowNs` is asked only when the account moved onto or off the touch.
+   * parsed, no id text hashed); the clock is asked the time only when the account moved onto or
+   * off the touch.
    */
-  onOrder(e: OrderEvent, nowNs: () => TimeNs): void {
+  onOrder(e: OrderEvent, clock: SimClock): void {
     if (e.slot < 0) return; // a rejected cancel names no order
     const remainingLots = e.remainingLots();
     if (e.t === 'n' && remainingLots > 0) {
@@ -73,22 +75,24 @@ export class TouchTracker {
         bump(bid ? this.bids : this.asks, priceTicks, -1);
       }
     }
-    this.check(nowNs);
+    this.check(clock);
   }
 
   /**
-   * Re-checks the touch (after a book change or an own feed). `nowNs` is asked only when the
-   * account moved onto or off the touch: the check runs on every book change of the run, most
-   * of which change nothing here (no bigint time made for those).
+   * Re-checks the touch (after a book change or an own feed). The clock is asked the time only
+   * when the account moved onto or off the touch: the check runs on every book change of the
+   * run, most of which change nothing here (no bigint time made for those). The clock itself,
+   * not a closure reading it: a closure is made anew by every run's recorder, and V8, having
+   * inlined the last run's, threw this method's compiled code away at the next run's first call.
    */
-  check(nowNs: () => TimeNs): void {
+  check(clock: SimClock): void {
     const book = this.market.book;
     const bid = this.bids.size === 0 ? undefined : book.bestBidTicks();
     const ask = this.asks.size === 0 ? undefined : book.bestAskTicks();
     const atBid = bid !== undefined && this.bids.has(bid);
     const atAsk = ask !== undefined && this.asks.has(ask);
     if (atBid === this.atBid && atAsk === this.atAsk) return;
-    this.close(nowNs());
+    this.close(clock.nowNs);
     this.atBid = atBid;
     this.atAsk = atAsk;
   }

@@ -101,7 +101,6 @@ export class BacktestRecorder {
   private readonly positions = new Map<Market, Position>();
   private readonly lastFunding = new Map<Market, Money>();
   private readonly detach: () => void;
-  private readonly nowNs = (): bigint => this.venue.clock.nowNs;
 
   /** `endNs`: the end of the run (markouts are measured only up to it). */
   constructor(
@@ -117,12 +116,12 @@ export class BacktestRecorder {
         if (e.userId !== account.id) return;
         // An order off the tick grid (only ever rejected) has no plain market: it never rests.
         const market = e.plainMarket();
-        if (market !== undefined) this.touch[market.index]?.onOrder(e, this.nowNs);
+        if (market !== undefined) this.touch[market.index]?.onOrder(e, venue.clock);
         this.onFeed(e.feed());
       },
       fundingSettled: (market) => this.onFunding(market),
       bookChanged: (market) => {
-        this.touch[market.index]?.check(this.nowNs);
+        this.touch[market.index]?.check(venue.clock);
         this.markouts[market.index]?.bookChanged();
       },
     });
