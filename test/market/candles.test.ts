@@ -175,6 +175,27 @@ describe('CandleSeries', () => {
     expect(series.last('1s')!.startSec).toBe(0);
   });
 
+  it('rejects a trade within the second of the last one that would push the day past the safe integer range, counting the earlier seconds', () => {
+    const series = new CandleSeries();
+    series.addTrade(0, 1, Number.MAX_SAFE_INTEGER - 10, 'B');
+    series.addTrade(5, 2, 5, 'S');
+    // The day holds MAX − 5 lots, the open second 5 of them.
+    expect(() => series.addTrade(5, 3, 6, 'B')).toThrow(RangeError);
+    series.addTrade(5, 3, 5, 'B');
+    expect(series.last('1d')).toMatchObject({ volumeLots: Number.MAX_SAFE_INTEGER, highTicks: 3, lowTicks: 1, closeTicks: 3 });
+    expect(series.last('1s')).toMatchObject({ startSec: 5, volumeLots: 10, buyVolumeLots: 5, highTicks: 3, lowTicks: 2 });
+  });
+
+  it('rejects bad prices, quantities and sides within the second of the last trade, changing nothing', () => {
+    const series = new CandleSeries();
+    series.addTrade(7, 100, 1, 'B');
+    expect(() => series.addTrade(7, 100.5, 1, 'B')).toThrow(RangeError);
+    expect(() => series.addTrade(7, 100, 0, 'B')).toThrow(RangeError);
+    expect(() => series.addTrade(7, 100, 1.5, 'S')).toThrow(RangeError);
+    expect(() => series.addTrade(7, 100, 1, 'X' as Side)).toThrow(RangeError);
+    expect(series.last('1s')).toMatchObject({ startSec: 7, volumeLots: 1, highTicks: 100, lowTicks: 100 });
+  });
+
   it('returns undefined as the last candle before any trade', () => {
     const series = new CandleSeries();
     for (const interval of INTERVALS) expect(series.last(interval)).toBeUndefined();
