@@ -31,15 +31,23 @@ export function setNarrowFillUndo(on: boolean): void {
 }
 
 /**
- * Writes the `U_FILL` entry of a fill of `lots` at `priceTicks` to `account` in `market` when the
- * fill is a usual one (see above) and answers true; answers false, writing nothing, otherwise.
- * `bigMargin`: the order is resting with its margin kept as Money (`B_IM_BIG`).
+ * Whether a fill of `lots` at `priceTicks` to `account` (its position `p` in `market`, if any) is a
+ * usual one (see above): then `saveUsualFill` is its undo. `bigMargin`: the order is resting with
+ * its margin kept as Money (`B_IM_BIG`).
  */
-export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): boolean {
+export function isUsualFill(account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): p is AccountPosition {
   if (!narrow || p === undefined || bigMargin) return false;
   if ((aggressor ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
   const mi = market.index;
-  if (!p.position.fillStaysNumbers(priceTicks, lots, account.pendingRealizedTicks(mi)) || !account.feeCounterFits(mi, priceTicks * lots, aggressor)) return false;
+  return p.position.fillStaysNumbers(priceTicks, lots, account.pendingRealizedTicks(mi)) && account.feeCounterFits(mi, priceTicks * lots, aggressor);
+}
+
+/**
+ * Writes the `U_FILL` entry of a usual fill (`isUsualFill`) to `account`, whose position in
+ * `market` is `p`: a copy of what the fill changes, taken before it.
+ */
+export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPosition, market: Market): void {
+  const mi = market.index;
   const at = j.entry(U_FILL, 3 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
   const nums = j.nums;
   nums[at] = mi;
@@ -51,7 +59,6 @@ export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPositi
   p.position.saveNumbersTo(nums, at + 3 + FILL_ROW_SAVED, j);
   // One reference: the position is the account's in market `mi`.
   j.ref(account);
-  return true;
 }
 
 /** Takes back a usual fill (the journal's entry at `nums[at]`, references from `refs[r]`). */

@@ -5,19 +5,17 @@ import type { Account } from './account.ts';
 import type { Market } from './market.ts';
 import type { Order } from './order.ts';
 import {
-  B_IM_BIG, B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
-  ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_FILLED, ST_NEW, ST_PARTIAL, ST_REJECTED,
+  B_IOC, B_LIQUIDATION, B_OFF_GRID, B_POST_ONLY, B_SELL, F_FILLED, F_PRICE, F_QTY, F_SEQ, F_USER, NO_SLOT,
+  ST_CANCELED, ST_DONE_FOR_DAY, ST_EXPIRED, ST_NEW, ST_REJECTED,
 } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { EXTERNAL_OWNER } from './external-owner.ts';
-import { bookFillMoney, bookUsualFillMoney } from './fill-money.ts';
 import { checkOrder, engineIdOf, type OrderTicket } from './order-checks.ts';
 import { faultPoint } from './fault-points.ts';
-import { saveAccount, savePlace, savePosition, saveRecord } from './undo.ts';
-import { closeResting, endRest, restOrder, takeOffBook } from './order-close.ts';
+import { savePlace, saveRecord } from './undo.ts';
+import { closeResting, restOrder, takeOffBook } from './order-close.ts';
 import { cancelFast, placeFast } from './order-fast-lane.ts';
 import { USER_CANCEL_TEXT } from './order-event-rows.ts';
-import { saveUsualFill } from './fill-undo.ts';
+import { TradeFills } from './trade-fills.ts';
 
 export { engineIdOf, type OrderTicket } from './order-checks.ts';
 
@@ -33,7 +31,12 @@ export class OrderFlow {
   /** The command handed to the book, reused (the book reads it and keeps nothing). */
   readonly command: PlaceCommand = { orderId: 0, ownerId: 0, side: 'B', priceTicks: 0, qtyLots: 0, tif: 'GTC', postOnly: false };
 
-  constructor(private readonly s: VenueState) {}
+  /** A trade's settlement, both sides (trade-fills.ts). */
+  private readonly fills: TradeFills;
+
+  constructor(private readonly s: VenueState) {
+    this.fills = new TradeFills(s);
+  }
 
   /**
    * Accepts or rejects a new order and runs it against the book. Returns the order's slot,
@@ -184,7 +187,7 @@ export class OrderFlow {
     for (let i = 0; i < events.length; i++) {
       switch (events.kind(i)) {
         case EV_TRADE:
-          this.settleTradeOf(events.makerId(i), events.makerOwnerId(i), events.side(i), events.priceTicks(i), events.qtyLots(i), slot, market);
+          this.fills.settle(events.makerId(i), events.makerOwnerId(i), events.side(i), events.priceTicks(i), events.qtyLots(i), slot, market);
           break;
         case EV_CANCELED: {
           const maker = store.slotOf(events.orderId(i));
@@ -218,74 +221,7 @@ export class OrderFlow {
    */
   settleTrade(e: TradeEvent, taker: Order | undefined, market: Market): void {
     const takerSlot = taker === undefined ? NO_SLOT : this.s.orders.slotOf(taker.seq);
-    this.settleTradeOf(e.makerId, e.makerOwnerId, e.takerSide, e.priceTicks, e.qtyLots, takerSlot, market);
-  }
-
-  /** `settleTrade` from the trade's fields (as read from the book's event records). */
-  private settleTradeOf(makerId: number, makerOwnerId: number, takerSide: Side, priceTicks: number, qtyLots: number, taker: number, market: Market): void {
-    const s = this.s;
-    const maker = makerOwnerId === EXTERNAL_OWNER ? NO_SLOT : s.orders.slotOf(makerId);
-    const tid = s.tradeIds.advance();
-    const sec = s.clock.nowSec;
-    s.log.touchTrades(market);
-    if (maker !== NO_SLOT) this.fill(maker, market, priceTicks, qtyLots, false, tid);
-    faultPoint('trade.maker');
-    if (taker !== NO_SLOT) this.fill(taker, market, priceTicks, qtyLots, true, tid);
-    faultPoint('trade.taker');
-    market.candles.addTrade(sec, priceTicks, qtyLots, takerSide);
-    faultPoint('trade.candles');
-    market.stats.addTrade(sec, priceTicks, qtyLots);
-    faultPoint('trade.stats');
-    if (s.wantsTrades) {
-      const store = s.orders;
-      s.emitTrade(market, tid, priceTicks, qtyLots, takerSide, maker, taker, maker === NO_SLOT ? EXTERNAL_OWNER : store.field(maker, F_USER), taker === NO_SLOT ? EXTERNAL_OWNER : store.field(taker, F_USER));
-    }
-    // A filled maker's record was kept for the trade record; its command is over.
-    if (maker !== NO_SLOT && s.orders.state(maker) === ST_FILLED) s.free(maker);
-  }
-
-  private fill(slot: number, market: Market, priceTicks: number, lots: number, aggressor: boolean, tid: number): void {
-    const s = this.s;
-    const store = s.orders;
-    const account = s.accounts[store.field(slot, F_USER)]!;
-    // The undo of what a fill changes: the account's row and position and the market's fee
-    // counters (as numbers for a usual fill, else with their Money and the market's state), the record.
-    const j = s.log.journal;
-    const known = account.findPosition(market);
-    const usual = saveUsualFill(j, account, known, market, priceTicks, lots, aggressor, !aggressor && store.has(slot, B_IM_BIG));
-    if (!usual) {
-      saveAccount(j, account, market);
-      savePosition(j, account, market);
-      s.log.touchMarket(market);
-    }
-    saveRecord(j, store, slot);
-    const position = known ?? account.positionIn(market);
-    // A usual fill was checked to stay in numbers and counters: no bounds asked again.
-    const side = store.side(slot);
-    const realizedTicks = usual ? position.position.applyUsualFill(side, priceTicks, lots) : position.position.applyFillTicks(side, priceTicks, lots);
-    account.syncPosition(market.index, position.position);
-    faultPoint('fill.position');
-    if (usual) bookUsualFillMoney(s, account, market, priceTicks * lots, aggressor, realizedTicks);
-    else bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
-    faultPoint('fill.cash');
-    if (!aggressor) account.restingFilled(store, slot, market, lots);
-    const filled = store.field(slot, F_FILLED) + lots;
-    const qty = store.field(slot, F_QTY);
-    store.setField(slot, F_FILLED, filled);
-    store.addFilledNotional(slot, priceTicks, lots);
-    const done = filled === qty;
-    if (done) {
-      if (aggressor) store.setState(slot, ST_FILLED);
-      else endRest(s, account, slot, ST_FILLED);
-    } else {
-      store.setState(slot, ST_PARTIAL);
-    }
-    faultPoint('fill.order');
-    const r = s.orderRow(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
-    if (r >= 0) {
-      s.rows.setFill(r, tid, lots, priceTicks, aggressor);
-      s.told();
-    }
+    this.fills.settle(e.makerId, e.makerOwnerId, e.takerSide, e.priceTicks, e.qtyLots, takerSlot, market);
   }
 
   private emitCancel(slot: number, reason: CancelReason, text: string): void {

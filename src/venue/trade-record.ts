@@ -1,5 +1,5 @@
 import type { Side } from '../core/types.ts';
-import { STATS_SAVED, type SessionStats } from '../market/session-stats.ts';
+import type { SessionStats } from '../market/session-stats.ts';
 import { EXTERNAL_ORDER_ID } from './external-owner.ts';
 import type { VenueTrade } from './feeds.ts';
 import { NO_SLOT } from './order-store.ts';
@@ -12,22 +12,28 @@ export interface OrderIdWriter {
   writeOrderIdInto(slot: number, out: Uint8Array, at: number): number;
 }
 
-// The numbers of one trade row (`TradeRows`): the trade, both sides' order slots and owners,
-// then the market's session stats as of the trade (`SessionStats.saveTo`).
-const T_NUMBER = 0;
-const T_SEC = 1;
-const T_NANOS = 2;
-const T_PRICE = 3;
-const T_QTY = 4;
-/** 1 when the taker sold. */
-const T_SELL = 5;
-/** The maker's and taker's order slots (`NO_SLOT`: the external side). */
-const T_MAKER = 6;
-const T_TAKER = 7;
-const T_MAKER_USER = 8;
-const T_TAKER_USER = 9;
-const T_STATS = 10;
-const ROW = T_STATS + STATS_SAVED;
+/**
+ * The numbers of one trade row (`TradeRows`): the trade, both sides' order slots and owners,
+ * then the market's session stats as of the trade (`SessionStats.saveTo`). Literals (a same-file
+ * const enum): a module constant costs a load and a check at every use in optimized code, and a
+ * row is written once per trade; test/venue/account-row-layout checks `Stats` against `STATS_SAVED`.
+ */
+export const enum T {
+  Number = 0,
+  Sec = 1,
+  Nanos = 2,
+  Price = 3,
+  Qty = 4,
+  /** 1 when the taker sold. */
+  Sell = 5,
+  /** The maker's and taker's order slots (`NO_SLOT`: the external side). */
+  Maker = 6,
+  Taker = 7,
+  MakerUser = 8,
+  TakerUser = 9,
+  Stats = 10,
+  Row = 18,
+}
 
 /**
  * The trades of the current command as rows of numbers (reused from command to command: a
@@ -37,7 +43,7 @@ const ROW = T_STATS + STATS_SAVED;
  * written only when a listener reads it (most read prices and sizes only).
  */
 export class TradeRows {
-  nums = new Float64Array(16 * ROW);
+  nums = new Float64Array(16 * T.Row);
   length = 0;
 
   /**
@@ -46,26 +52,26 @@ export class TradeRows {
    */
   add(tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number, stats: SessionStats): number {
     const i = this.length++;
-    if ((i + 1) * ROW > this.nums.length) this.nums = grown(this.nums, (i + 1) * ROW);
+    if ((i + 1) * T.Row > this.nums.length) this.nums = grown(this.nums, (i + 1) * T.Row);
     const n = this.nums;
-    const o = i * ROW;
-    n[o + T_NUMBER] = tradeNumber;
-    n[o + T_SEC] = sec;
-    n[o + T_NANOS] = nanos;
-    n[o + T_PRICE] = priceTicks;
-    n[o + T_QTY] = qtyLots;
-    n[o + T_SELL] = takerSide === 'S' ? 1 : 0;
-    n[o + T_MAKER] = maker;
-    n[o + T_TAKER] = taker;
-    n[o + T_MAKER_USER] = makerUserId;
-    n[o + T_TAKER_USER] = takerUserId;
-    stats.saveTo(n, o + T_STATS);
+    const o = i * T.Row;
+    n[o + T.Number] = tradeNumber;
+    n[o + T.Sec] = sec;
+    n[o + T.Nanos] = nanos;
+    n[o + T.Price] = priceTicks;
+    n[o + T.Qty] = qtyLots;
+    n[o + T.Sell] = takerSide === 'S' ? 1 : 0;
+    n[o + T.Maker] = maker;
+    n[o + T.Taker] = taker;
+    n[o + T.MakerUser] = makerUserId;
+    n[o + T.TakerUser] = takerUserId;
+    stats.saveTo(n, o + T.Stats);
     return i;
   }
 
   /** Where row `i`'s session stats start in `nums` (`snapshotFrom` reads them). */
   statsAt(i: number): number {
-    return i * ROW + T_STATS;
+    return i * T.Row + T.Stats;
   }
 
   clear(): void {
@@ -97,18 +103,18 @@ export class TradeCursor implements VenueTrade {
   /** Makes this cursor row `i` of `rows`, a trade of the market named `symbol`. */
   load(rows: TradeRows, i: number, symbol: string): this {
     const n = rows.nums;
-    const o = i * ROW;
+    const o = i * T.Row;
     this.symbol = symbol;
-    this.tradeNumber = n[o + T_NUMBER]!;
-    this.sec = n[o + T_SEC]!;
-    this.nanos = n[o + T_NANOS]!;
-    this.priceTicks = n[o + T_PRICE]!;
-    this.qtyLots = n[o + T_QTY]!;
-    this.takerSide = n[o + T_SELL] === 1 ? 'S' : 'B';
-    this.makerSlot = n[o + T_MAKER]!;
-    this.takerSlot = n[o + T_TAKER]!;
-    this.makerUserId = n[o + T_MAKER_USER]!;
-    this.takerUserId = n[o + T_TAKER_USER]!;
+    this.tradeNumber = n[o + T.Number]!;
+    this.sec = n[o + T.Sec]!;
+    this.nanos = n[o + T.Nanos]!;
+    this.priceTicks = n[o + T.Price]!;
+    this.qtyLots = n[o + T.Qty]!;
+    this.takerSide = n[o + T.Sell] === 1 ? 'S' : 'B';
+    this.makerSlot = n[o + T.Maker]!;
+    this.takerSlot = n[o + T.Taker]!;
+    this.makerUserId = n[o + T.MakerUser]!;
+    this.takerUserId = n[o + T.TakerUser]!;
     return this;
   }
 

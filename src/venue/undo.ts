@@ -5,7 +5,7 @@ import { TWAP_SAVED_NUMBERS, TWAP_SAVED_REFS } from '../market/funding.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import { MONEY_SAVED, PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
 import type { Market } from './market.ts';
-import { B_IM_BIG, F_BITS, F_SAVED, RECORD_SAVED, STRIDE, type OrderStore } from './order-store.ts';
+import type { OrderStore } from './order-store.ts';
 import { U_LEVEL, U_PLACE, undoLevel, undoPlace } from './undo-book.ts';
 import { U_REOPEN, U_REOPEN_BIG, U_UNREST, undoReopen, undoRest } from './order-close.ts';
 import { U_FILL, undoUsualFill } from './fill-undo.ts';
@@ -21,6 +21,19 @@ import type { UndoJournal } from './undo-journal.ts';
  * (a caller's own `onUndo`) still register a closure (`U_CLOSURE`).
  * Saving is O(1) (the book's levels are rebuilt only on failure).
  */
+
+/**
+ * The order record's fields and flag `saveRecord` and `saveAllocation` read and write (order-record.ts's), as
+ * literals: an imported constant costs a load and a check at every use in optimized code (see
+ * `Rec` in order-store.ts); test/venue/account-row-layout checks they agree.
+ */
+export const enum Rec {
+  Bits = 1,
+  Saved = 5,
+  Stride = 12,
+  ImBig = 32,
+  RecordSaved = 3,
+}
 
 export const U_CLOSURE = 0;
 /** An order record without Money kept off it: numbers only. */
@@ -48,15 +61,16 @@ export function saveClosure(j: UndoJournal, fn: () => void): void {
  */
 export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): void {
   const d = store.data;
-  const o = slot * STRIDE;
-  if (d[o + F_SAVED] === j.epoch) return;
-  d[o + F_SAVED] = j.epoch;
+  const o = slot * Rec.Stride;
+  const epoch = j.epoch;
+  if (d[o + Rec.Saved] === epoch) return;
+  d[o + Rec.Saved] = epoch;
   const big = store.hasBigMoney(slot);
-  const at = j.entry(big ? U_RECORD_BIG : U_RECORD, 1 + RECORD_SAVED);
+  const at = j.entry(big ? U_RECORD_BIG : U_RECORD, 1 + Rec.RecordSaved);
   j.nums[at] = slot;
   store.saveRecordTo(slot, j.nums, at + 1);
   if (!big) return;
-  j.ref((d[o + F_BITS]! & B_IM_BIG) === 0 ? 0n : store.reservedIm[slot]);
+  j.ref((d[o + Rec.Bits]! & Rec.ImBig) === 0 ? 0n : store.reservedIm[slot]);
   j.ref(store.bigNotionalOf(slot));
 }
 

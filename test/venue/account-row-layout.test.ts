@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Mr as AccountMr, Tm as AccountTm } from '../../src/venue/account.ts';
 import { Mr as OpenMr, Rec as OpenRec } from '../../src/venue/account-open-orders.ts';
 import * as R from '../../src/venue/account-rows.ts';
+import { Rec as FlowRec } from '../../src/venue/trade-fills.ts';
 import * as L from '../../src/venue/order-record.ts';
+import { Rec as UndoRec } from '../../src/venue/undo.ts';
+import { T } from '../../src/venue/trade-record.ts';
+import { STATS_SAVED } from '../../src/market/session-stats.ts';
 
 /**
  * The hot account files write the market row's layout, the margin pre-check's terms and the
@@ -10,7 +14,7 @@ import * as L from '../../src/venue/order-record.ts';
  * constant costs V8 a load and a check at every use in optimized code). If one drifted from
  * account-rows.ts or order-record.ts, an account would read and write the wrong numbers.
  */
-describe('the account row layout the hot account files write', () => {
+describe('the layouts the hot files of a fill write (accounts, the fill, its undo, the trade row)', () => {
   it("is account-rows.ts's in account.ts: the row's numbers and the pre-check's terms", () => {
     expect([AccountMr.Count, AccountMr.Lots, AccountMr.ImNotional, AccountMr.Traded, AccountMr.Net, AccountMr.Cost, AccountMr.Realized, AccountMr.Taker, AccountMr.Maker, AccountMr.PerMarket]).toEqual([
       R.M_COUNT, R.M_LOTS, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_REALIZED, R.M_TAKER, R.M_MAKER, R.PER_MARKET,
@@ -29,5 +33,17 @@ describe('the account row layout the hot account files write', () => {
     const all = [R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_SAVED_POSITION, R.M_REALIZED, R.M_TAKER, R.M_MAKER];
     expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: R.PER_MARKET }, (_, i) => i));
     expect([R.M_REALIZED + 1, R.M_REALIZED + 2]).toEqual([R.M_TAKER, R.M_MAKER]);
+  });
+
+  it("is order-record.ts's in a fill (trade-fills.ts) and in the record's undo (undo.ts)", () => {
+    expect([FlowRec.User, FlowRec.Bits, FlowRec.Qty, FlowRec.Filled, FlowRec.Stride, FlowRec.Sell, FlowRec.ImBig, FlowRec.StateShift, FlowRec.StPartial, FlowRec.StFilled]).toEqual([
+      L.F_USER, L.F_BITS, L.F_QTY, L.F_FILLED, L.STRIDE, L.B_SELL, L.B_IM_BIG, L.STATE_SHIFT, L.ST_PARTIAL, L.ST_FILLED,
+    ]);
+    expect([UndoRec.Bits, UndoRec.Saved, UndoRec.Stride, UndoRec.ImBig, UndoRec.RecordSaved]).toEqual([L.F_BITS, L.F_SAVED, L.STRIDE, L.B_IM_BIG, L.RECORD_SAVED]);
+  });
+
+  it('gives a trade row its session stats last, all of them (trade-record.ts)', () => {
+    expect(T.Row).toBe(T.Stats + STATS_SAVED);
+    expect([T.Number, T.Sec, T.Nanos, T.Price, T.Qty, T.Sell, T.Maker, T.Taker, T.MakerUser, T.TakerUser]).toEqual(Array.from({ length: T.Stats }, (_, i) => i));
   });
 });

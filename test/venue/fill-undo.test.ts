@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 type Cmd =
-  | { kind: 'place'; user: number; market: number; side: Side; offset: number; lots: number; tif: TimeInForce }
+  | { kind: 'place'; user: number; market: number; side: Side; offset: number; lots: number; tif: TimeInForce; sweep?: boolean }
   | { kind: 'cancel'; user: number; which: number }
   | { kind: 'cancelAll'; user: number }
   | { kind: 'index'; market: number; offset: number }
@@ -55,6 +55,37 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('funding' as const), market: fc.nat(2) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('time' as const), ms: fc.integer({ min: 1, max: 5000 }) }), weight: 1 },
 );
+
+/**
+ * A sweep: the taker trading a lot in its market first (so the last usual fill a taker copied,
+ * in an earlier command, is its own there), then `makers` small orders of other users resting
+ * one tick apart on the side it will take (each placed as a command of the stream), then the
+ * taker's order through all of them (marked `sweep`), bigger than their sum or not: a trade per
+ * maker in one command.
+ */
+const sweepArb: fc.Arbitrary<Cmd[]> = fc
+  .record({
+    user: fc.nat(3),
+    market: fc.nat(2),
+    side: fc.constantFrom<Side>('B', 'S'),
+    makers: fc.array(fc.record({ user: fc.nat(2), lots: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 3 }), weight: 6 }, { arbitrary: fc.integer({ min: 1, max: 2 ** 13 }), weight: 1 }) }), { minLength: 2, maxLength: 6 }),
+    extra: fc.integer({ min: -2, max: 3 }),
+    tif: fc.constantFrom<TimeInForce>('GTC', 'IOC'),
+  })
+  .map((w) => {
+    const makerSide: Side = w.side === 'B' ? 'S' : 'B';
+    // A maker's price `i` ticks past the index away from the taker (offsets count toward the other side: negative here).
+    const makers = w.makers.map((m, i): Cmd => ({ kind: 'place', user: (w.user + 1 + m.user) % 4, market: w.market, side: makerSide, offset: -i, lots: m.lots, tif: 'GTC' }));
+    const lots = Math.max(1, w.makers.reduce((sum, m) => sum + m.lots, 0) + w.extra);
+    const warm: Cmd[] = [
+      { kind: 'place', user: (w.user + 1) % 4, market: w.market, side: makerSide, offset: 0, lots: 1, tif: 'GTC' },
+      { kind: 'place', user: w.user, market: w.market, side: w.side, offset: 0, lots: 1, tif: 'IOC' },
+    ];
+    return [...warm, ...makers, { kind: 'place', user: w.user, market: w.market, side: w.side, offset: w.makers.length, lots, tif: w.tif, sweep: true }];
+  });
+
+/** Streams of commands with sweeps among them. */
+const sweepStreamArb = fc.array(fc.oneof({ arbitrary: cmdArb.map((c) => [c]), weight: 3 }, { arbitrary: sweepArb, weight: 1 }), { minLength: 6, maxLength: 20 }).map((chunks) => chunks.flat());
 
 /**
  * Three markets (BTC with self-trade prevention and whole taker and maker fees; one at ~2^40 ticks; a micro-tick one with fee
@@ -180,5 +211,44 @@ describe('a fill saved for the undo as numbers', () => {
     );
     // Failures came inside both fills of a trade and after them.
     for (const s of ['fill.position', 'fill.cash', 'fill.order', 'trade.maker', 'trade.taker', 'place.done']) expect(failedAt).toContain(s);
+  }, 120_000);
+
+  it('leaves a sweep failed at any of its fault points, its taker saved once for all its fills, as fills saved whole leave it and as a venue that never saw it (300 streams)', () => {
+    const failedAt = new Set<string>();
+    let deepest = 0;
+    fc.assert(
+      fc.property(sweepStreamArb, fc.nat(), fc.nat(70), (cmds, pick, step) => {
+        const narrow = make(true);
+        const whole = make(false);
+        const never = make(true);
+        const sweeps = cmds.flatMap((c, i) => (c.kind === 'place' && c.sweep === true ? [i] : []));
+        const victim = sweeps.length === 0 ? cmds.length - 1 : sweeps[pick % sweeps.length]!;
+        for (const [i, c] of cmds.entries()) {
+          if (i !== victim) {
+            expect(narrow.apply(c)).toEqual(whole.apply(c));
+            never.apply(c);
+            expect(narrow.observed()).toEqual(whole.observed());
+            continue;
+          }
+          const outcome = (twin: ReturnType<typeof make>) => outcomeFailingAt(step, () => twin.apply(c));
+          const a = outcome(narrow);
+          const b = outcome(whole);
+          expect(a).toEqual(b);
+          if (a.failed) {
+            failedAt.add(a.steps[step]!);
+            // The fault came after the taker's second fill: its later fills wrote no copy of their own.
+            if (a.steps.slice(0, step).filter((x) => x === 'trade.taker').length >= 2) deepest++;
+          } else never.apply(c);
+          expect(narrow.observed()).toEqual(whole.observed());
+          expect({ ...narrow.observed(), feeds: 0 }).toEqual({ ...never.observed(), feeds: 0 });
+        }
+        expect(narrow.observed()).toEqual(whole.observed());
+        expect(narrow.feeds.all).toEqual(whole.feeds.all);
+        expect(narrow.feeds.trades).toEqual(whole.feeds.trades);
+      }),
+      { numRuns: 300, seed: 15 },
+    );
+    for (const s of ['fill.position', 'fill.cash', 'fill.order', 'trade.maker', 'trade.taker', 'trade.candles', 'trade.stats', 'place.done']) expect(failedAt).toContain(s);
+    expect(deepest).toBeGreaterThan(30);
   }, 120_000);
 });
