@@ -18,7 +18,9 @@ import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
  * the journal, running newest first, composes it with any other copy or inverse of the same
  * account made before or after it in the command (a second fill, a cancel-all, a liquidation's
  * saves). It marks nothing as saved: a later `saveAccount` of the same account in the same
- * command still saves the Money this entry leaves out.
+ * command still saves the Money this entry leaves out. One exception: a taker's usual fills
+ * after its first in a command (a sweep) write none, the first one's copy being the state
+ * before all of them (`TradeFills.fill`).
  */
 
 export const U_FILL = 20;
