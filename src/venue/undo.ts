@@ -23,7 +23,7 @@ import type { UndoJournal } from './undo-journal.ts';
  */
 
 /**
- * The order record's fields and flag `saveRecord` and `saveAllocation` read and write (order-record.ts's), as
+ * The order record's fields and flag `saveRecord` reads and writes (order-record.ts's), as
  * literals: an imported constant costs a load and a check at every use in optimized code (see
  * `Rec` in order-store.ts); test/venue/account-row-layout checks they agree.
  */
