@@ -50,8 +50,12 @@ export class SessionStats {
   private highTicks = NaN;
   private lowTicks = NaN;
   private volumeLots = 0;
-  /** Set while listeners are told of a past trade: `snapshot()` then shows the stats as of it. */
-  private shown: SessionStatsSnapshot | undefined = undefined;
+  /**
+   * Set while listeners are told of a past trade: `snapshot()` then shows the stats as of it,
+   * saved as `saveTo`'s numbers at `shownAt` (the trade's row: read only if asked, no object made).
+   */
+  private shown: Float64Array | undefined = undefined;
+  private shownAt = 0;
 
   /** @throws RangeError when `sessionStartOffsetSec` is not an integer in `[0, 86400)`. */
   constructor(options: SessionStatsOptions = {}) {
@@ -141,7 +145,7 @@ export class SessionStats {
 
   /** The current stats (a fresh object). Before any trade: all undefined except volume 0. */
   snapshot(): SessionStatsSnapshot {
-    if (this.shown !== undefined) return { ...this.shown };
+    if (this.shown !== undefined) return snapshotFrom(this.shown, this.shownAt, { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 });
     return {
       lastTicks: orUndefined(this.lastTicks),
       lastQtyLots: orUndefined(this.lastQtyLots),
@@ -159,21 +163,29 @@ export class SessionStats {
    */
   writeSnapshot(out: Float64Array, at: number): void {
     const s = this.shown;
-    out[at] = s === undefined ? this.lastTicks : (s.lastTicks ?? NaN);
-    out[at + 1] = s === undefined ? this.lastQtyLots : (s.lastQtyLots ?? NaN);
-    out[at + 2] = s === undefined ? this.openTicks : (s.openTicks ?? NaN);
-    out[at + 3] = s === undefined ? this.highTicks : (s.highTicks ?? NaN);
-    out[at + 4] = s === undefined ? this.lowTicks : (s.lowTicks ?? NaN);
-    out[at + 5] = s === undefined ? this.volumeLots : s.volumeLots;
+    if (s !== undefined) {
+      // `saveTo`'s numbers: session, latest second, then these six (NaN for none yet).
+      const a = this.shownAt;
+      for (let k = 0; k < 6; k++) out[at + k] = s[a + 2 + k]!;
+      return;
+    }
+    out[at] = this.lastTicks;
+    out[at + 1] = this.lastQtyLots;
+    out[at + 2] = this.openTicks;
+    out[at + 3] = this.highTicks;
+    out[at + 4] = this.lowTicks;
+    out[at + 5] = this.volumeLots;
   }
 
   /**
-   * Makes `snapshot()` answer `stats` (a snapshot taken earlier) until called with undefined:
-   * the venue tells listeners of a command's trades after the command, each with the stats
-   * as of its own trade.
+   * Makes `snapshot()` answer the stats saved at `saved[at]` (`saveTo`'s numbers, as a trade row
+   * of the venue keeps them) until called with undefined: the venue tells listeners of a
+   * command's trades after the command, each with the stats as of its own trade. Nothing is
+   * copied unless a listener asks.
    */
-  showAsOf(stats: SessionStatsSnapshot | undefined): void {
-    this.shown = stats;
+  showAsOf(saved: Float64Array | undefined, at = 0): void {
+    this.shown = saved;
+    this.shownAt = at;
   }
 
   /**

@@ -1,4 +1,3 @@
-import { snapshotFrom, type SessionStatsSnapshot } from '../market/session-stats.ts';
 import type { Side } from '../core/types.ts';
 import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
@@ -65,8 +64,6 @@ export class CommandLog {
   /** The announcements of the outbox: hook, first argument, second argument. */
   private readonly announced: unknown[] = [];
   private announcedLength = 0;
-  /** The one snapshot of a trade's session stats shown to its listeners. */
-  private readonly shownStats: SessionStatsSnapshot = { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 };
   /** Order slots to free once the command is over and told (a failed command restores them instead). */
   private readonly toFree: number[] = [];
   /** Entries in use in `toFree` (a count: setting an array's length is a runtime call). */
@@ -249,14 +246,15 @@ export class CommandLog {
     const box = this.outbox;
     const events = this.events;
     const end = this.outboxLength;
+    // Every event of the command happened at its time, which is the clock's now.
+    const clock = this.counters.clock;
+    this.cursor.at(clock.nowSec, clock.nowNanos);
     let e = 0;
     try {
-      for (let i = 0; ; i += Box.Entry) {
-        // The order events before this entry (after the last one: the rest), then the entry.
-        const last = i >= end;
-        const before = last ? events.length : box[i + 3]!;
+      for (let i = 0; i < end; i += Box.Entry) {
+        // The order events before this entry, then the entry.
+        const before = box[i + 3]!;
         if (e < before) e = this.deliverEvents(listeners.order, e, before);
-        if (last) break;
         const kind = box[i];
         if (kind === Box.Book) {
           const market = this.counters.markets[box[i + 1]!]!;
@@ -265,8 +263,8 @@ export class CommandLog {
         } else if (kind === Box.Trade) {
           const market = this.counters.markets[box[i + 1]!]!;
           const row = box[i + 2]!;
-          // `snapshot()` copies what is shown, so one object serves every trade.
-          market.stats.showAsOf(snapshotFrom(this.trades.nums, this.trades.statsAt(row), this.shownStats));
+          // The stats as of the trade, read from its row only by a listener that asks.
+          market.stats.showAsOf(this.trades.nums, this.trades.statsAt(row));
           try {
             const t = this.tradeCursor.load(this.trades, row, market.symbol);
             for (const l of listeners.trade) l.trade!(t, market);
@@ -283,6 +281,8 @@ export class CommandLog {
           }
         }
       }
+      // The order events after the last entry.
+      if (e < events.length) this.deliverEvents(listeners.order, e, events.length);
     } finally {
       this.outboxLength = 0;
       this.announcedLength = 0;
@@ -295,8 +295,6 @@ export class CommandLog {
   private deliverEvents(order: readonly VenueListener[], from: number, to: number): number {
     const events = this.events;
     const cursor = this.cursor;
-    const clock = this.counters.clock;
-    cursor.at(clock.nowSec, clock.nowNanos);
     for (let e = from; e < to; e++) {
       const event = cursor.load(events, e);
       for (let k = 0; k < order.length; k++) {

@@ -48,6 +48,13 @@ export class OrderSlotPool {
     } else {
       this.popped[this.poppedCount++] = slot;
     }
+    this.write(slot, seq, userId, marketIndex, bits, priceTicks, qtyLots, time);
+    this.bySeq.add(seq, slot);
+    return slot;
+  }
+
+  /** Writes every field of a new order's record in `slot`, marked saved in the current command (its undo is the slot's). */
+  private write(slot: number, seq: number, userId: number, marketIndex: number, bits: number, priceTicks: number, qtyLots: number, time: { readonly nowSec: number; readonly nowNanos: number }): void {
     const d = this.data;
     const o = slot * Slot.Stride;
     d[o + Slot.Seq] = seq;
@@ -62,8 +69,6 @@ export class OrderSlotPool {
     d[o + Slot.Notional] = 0;
     d[o + Slot.Saved] = this.commandEpoch;
     d[o + Slot.BookRef] = 0;
-    this.bySeq.add(seq, slot);
-    return slot;
   }
 
   /**
@@ -80,20 +85,7 @@ export class OrderSlotPool {
       slot = this.scratchSlot = this.highWater++;
       if (slot * Slot.Stride >= this.data.length) this.grow();
     }
-    const d = this.data;
-    const o = slot * Slot.Stride;
-    d[o + Slot.Seq] = seq;
-    d[o + Slot.User] = userId;
-    d[o + Slot.Market] = marketIndex;
-    d[o + Slot.Bits] = bits;
-    d[o + Slot.Price] = priceTicks;
-    d[o + Slot.Qty] = qtyLots;
-    d[o + Slot.Filled] = 0;
-    d[o + Slot.Sec] = time.nowSec;
-    d[o + Slot.Nanos] = time.nowNanos;
-    d[o + Slot.Notional] = 0;
-    d[o + Slot.Saved] = 0;
-    d[o + Slot.BookRef] = 0;
+    this.write(slot, seq, userId, marketIndex, bits, priceTicks, qtyLots, time);
     return slot;
   }
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { CANDLE_INTERVALS, CANDLES_SAVED, CandleSeries, candleStartSec, type CandleInterval } from '../../src/market/candles.ts';
-import { SessionStats, STATS_SAVED, snapshotFrom } from '../../src/market/session-stats.ts';
+import { SessionStats, SNAPSHOT_NUMBERS, STATS_SAVED, snapshotFrom } from '../../src/market/session-stats.ts';
 import type { Side } from '../../src/core/types.ts';
 
 const INTERVALS = Object.keys(CANDLE_INTERVALS) as CandleInterval[];
@@ -75,6 +75,29 @@ describe('candles and session stats saved as numbers (the venue undo of a failed
         stats.saveTo(kept, 0);
         const into = { lastTicks: 1, lastQtyLots: 1, openTicks: 1, highTicks: 1, lowTicks: 1, volumeLots: 1 };
         expect(snapshotFrom(kept, 0, into)).toEqual(stats.snapshot());
+      }),
+    );
+  });
+
+  it('shown as of kept numbers, other stats answer the snapshot and the written numbers taken then, and their own after', () => {
+    fc.assert(
+      fc.property(fc.array(trade, { maxLength: 20 }), fc.array(trade, { maxLength: 5 }), fc.nat(3), (trades, later, at) => {
+        const stats = new SessionStats();
+        const end = addAll(new CandleSeries(), stats, 1_704_067_200, trades);
+        const kept = new Float64Array(STATS_SAVED + at);
+        stats.saveTo(kept, at);
+        const then = stats.snapshot();
+        const thenWritten = new Float64Array(SNAPSHOT_NUMBERS);
+        stats.writeSnapshot(thenWritten, 0);
+        addAll(new CandleSeries(), stats, end + 86_400, later);
+        const own = stats.snapshot();
+        stats.showAsOf(kept, at);
+        expect(stats.snapshot()).toEqual(then);
+        const written = new Float64Array(SNAPSHOT_NUMBERS);
+        stats.writeSnapshot(written, 0);
+        expect(written).toEqual(thenWritten);
+        stats.showAsOf(undefined);
+        expect(stats.snapshot()).toEqual(own);
       }),
     );
   });
