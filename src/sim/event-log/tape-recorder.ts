@@ -101,10 +101,14 @@ export class TapeRecorder implements VenueListener {
   orderEvent(e: OrderEvent): void {
     const market = e.plainMarket();
     if (market === undefined) return e.t === 'e' ? this.namedRow(e) : this.feedRow(e.userId, e.feed());
+    // Each field read once (`t` and `reason` are getters of the venue's cursor, and V8 does not
+    // inline every one of them into this function): ~19,600 rows per 10 sim-minutes of a day.
+    const t = e.t;
+    const reason = e.reason;
     const tape = this.tape;
     const n = tape.nums;
     let i = this.begin(K_FEED);
-    n[i++] = e.t.charCodeAt(0);
+    n[i++] = t.charCodeAt(0);
     n[i++] = this.userOf(e.userId);
     // The id's bytes from the order's numbers, later (`IdHoles`: when the batch is built).
     n[i++] = e.engineId();
@@ -118,8 +122,8 @@ export class TapeRecorder implements VenueListener {
     n[i++] = e.priceTicks(); // the text is the ticks' own: a reader rebuilds it
     n[i++] = e.qtyLots();
     n[i++] = e.filledLots();
-    n[i++] = e.reason === undefined ? NO_TEXT : tape.reasonText(e.reason);
-    n[i++] = e.t === 'p' || e.t === 'f' ? e.tid : NaN;
+    n[i++] = reason === undefined ? NO_TEXT : tape.reasonText(reason);
+    n[i++] = t === 'p' || t === 'f' ? e.tid : NaN;
     this.end(i);
   }
 
