@@ -130,6 +130,18 @@ export class SimClock {
    * per event. Same order as `scheduleIn`: it takes the next insertion number.
    */
   postIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): void {
+    // The usual delay (a message's latency: an integer below a second) without the scratch
+    // fields: `(d | 0) === d` is the integer check there (d < 2^31), NaN fails it.
+    if (delayNs >= 0 && delayNs < 1_000_000_000 && (delayNs | 0) === delayNs) {
+      let sec = this.sec;
+      let nanos = this.nanos + delayNs;
+      if (nanos >= 1_000_000_000) {
+        sec += 1;
+        nanos -= 1_000_000_000;
+      }
+      this.pushSlot(sec, nanos, fn, arg);
+      return;
+    }
     this.delayTo(delayNs);
     this.pushSlot(this.atSec, this.atNanos, fn, arg);
   }
