@@ -1,5 +1,6 @@
 import { NANOS_PER_SECOND, type TimeNs } from '../core/types.ts';
 import { EventHeap } from './event-heap.ts';
+import { delayInto, Instant } from './exact-delay.ts';
 import { ClockEvent, type ClockCallback, type ScheduledEvent } from './clock-event.ts';
 import { NowQueue } from './now-queue.ts';
 
@@ -34,18 +35,16 @@ export class SimClock {
   /** Callback of the pending event in each heap slot; null when free or canceled. */
   private readonly fns: (ClockCallback<any> | null)[] = [];
   private readonly args: unknown[] = [];
-  // Initialized here, not only in the constructor: a field declared without a value starts as
-  // undefined, and V8 then keeps it tagged, so every store of a second past the small-integer
-  // range (2^30: any date after 2004) allocated a number box and ran a write barrier.
+  // Initialized here: a field declared without a value starts undefined and V8 keeps it tagged, so
+  // every store of a second past 2^30 (any date after 2004) boxed a number and ran a write barrier.
   private sec = 0;
   private nanos = 0;
   private nextSeq = 0;
   /** Insertion seq of the event running now (or that ran last); -1 before the first. */
   private ranSeq = -1;
   private live = 0;
-  /** Scratch result of `delayTo` (no array per scheduled event). */
-  private atSec = 0;
-  private atNanos = 0;
+  /** Scratch result of `delayInto`. */
+  private readonly at = new Instant();
 
   constructor(startNs: TimeNs = 0n) {
     if (startNs < 0n) throw new RangeError('clock start must not be before the Unix epoch');
@@ -121,8 +120,8 @@ export class SimClock {
 
   /** Schedules `fn(arg)` after `delayNs` (a non-negative safe integer) from now. */
   scheduleIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): ScheduledEvent {
-    this.delayTo(delayNs);
-    return this.push(this.atSec, this.atNanos, fn, arg);
+    delayInto(this.at, this.sec, this.nanos, delayNs);
+    return this.push(this.at.sec, this.at.nanos, fn, arg);
   }
 
   /**
@@ -130,8 +129,7 @@ export class SimClock {
    * per event. Same order as `scheduleIn`: it takes the next insertion number.
    */
   postIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): void {
-    // The usual delay (a message's latency: an integer below a second) without the scratch
-    // fields: `(d | 0) === d` is the integer check there (d < 2^31), NaN fails it.
+    // A message's usual delay (an integer below 1 s: `(d | 0) === d` checks it, NaN fails) directly.
     if (delayNs >= 0 && delayNs < 1_000_000_000 && (delayNs | 0) === delayNs) {
       let sec = this.sec;
       let nanos = this.nanos + delayNs;
@@ -142,8 +140,8 @@ export class SimClock {
       this.pushSlot(sec, nanos, fn, arg);
       return;
     }
-    this.delayTo(delayNs);
-    this.pushSlot(this.atSec, this.atNanos, fn, arg);
+    delayInto(this.at, this.sec, this.nanos, delayNs);
+    this.pushSlot(this.at.sec, this.at.nanos, fn, arg);
   }
 
   /** Cancels a scheduled event. Returns false when it already ran or was canceled. */
@@ -272,12 +270,10 @@ export class SimClock {
   }
 
   /**
-   * Drops canceled events from the front of the now-queue and of the heap. While the now-queue
-   * holds events, only the heap's events at its front are looked at (`front`: those at the
-   * current time are there, see `heapTopNow`): a `peek` would move the heap's front to a later
-   * instant, before which the now-queue's events then push (each such push re-buckets the heap).
-   * Returns the heap's front slot as looked at (-1: none; with the now-queue holding events,
-   * only bucket 0's).
+   * Drops canceled events from the front of the now-queue and of the heap, and returns the heap's
+   * front slot (-1: none). While the now-queue holds events, only the heap's `front` (see
+   * `heapTopNow`): a `peek` would move the front later, and the now-queue's pushes before it
+   * would each re-bucket the heap.
    */
   private dropCanceledTop(): number {
     const atNow = this.atNow;
@@ -292,29 +288,6 @@ export class SimClock {
     return slot;
   }
 
-  /** Sets `atSec` / `atNanos` to now + `delayNs` (a non-negative safe integer), exactly. */
-  private delayTo(delayNs: number): void {
-    if (!(delayNs >= 0) || !Number.isSafeInteger(delayNs)) {
-      throw new RangeError(`delay must be a non-negative integer number of nanoseconds, got ${delayNs}`);
-    }
-    let sec = this.sec;
-    let nanos = this.nanos;
-    if (delayNs < 1_000_000_000) {
-      nanos += delayNs;
-    } else {
-      // Split the delay first: nanos + delay could pass 2^53 and round. `%` on doubles is
-      // exact, and so is the division of the exact multiple that remains.
-      const delayNanos = delayNs % 1_000_000_000;
-      sec += (delayNs - delayNanos) / 1_000_000_000;
-      nanos += delayNanos;
-    }
-    if (nanos >= 1_000_000_000) {
-      sec += 1;
-      nanos -= 1_000_000_000;
-    }
-    this.atSec = sec;
-    this.atNanos = nanos;
-  }
 
   private push(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): ScheduledEvent {
     const slot = this.pushSlot(sec, nanos, fn, arg);
