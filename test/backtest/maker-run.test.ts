@@ -48,4 +48,37 @@ describe('maker statistics measured in a run', () => {
     expect(m.touch_share_ask).toEqual({ 'BTCUSD-PERP': 1, 'ETHUSD-PERP': 0 });
     expect(m.time_long).toBeCloseTo(40 / 60, 5);
   });
+
+  it('counts a quote that joins the best level and leaves it while the best price stays as time at the touch', async () => {
+    // empty, 60 s, no latency. bob's bid at 49990 is the best bid all along. The strategy bids
+    // 49980 from the start (below the touch), joins bob at 49990 at 10 s and cancels that bid at
+    // 30 s: its orders change while the book's best prices do not, so it is at the best bid
+    // exactly 10 → 30 s (the tracker must look again when its own orders change, not only when
+    // the touch moves).
+    let joined: string | undefined;
+    const strategy: Strategy = {
+      async onStart(port) {
+        await port.insertOrder({ symbol: 'BTCUSD-PERP', price: '49980', quantity: 1, side: 'B', timeInForce: 'GTC' });
+        port.setTimer(10_000_000_000, async () => {
+          joined = await port.insertOrder({ symbol: 'BTCUSD-PERP', price: '49990', quantity: 1, side: 'B', timeInForce: 'GTC' });
+          port.setTimer(20_000_000_000, async () => await port.cancelOrder(joined!));
+        });
+      },
+    };
+    const result = await runBacktest(strategy, {
+      scenario: loadScenario('empty'),
+      durationNs: 60n * S,
+      orderLatency: zero,
+      marketDataLatency: zero,
+      setup: (sim) => {
+        const bob = sim.venue.account('bob')!;
+        sim.onStart(() => {
+          sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'B', price: '49990', quantity: 5, timeInForce: 'GTC', postOnly: false });
+          sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'S', price: '50010', quantity: 5, timeInForce: 'GTC', postOnly: false });
+        });
+      },
+    });
+    expect(joined).toBeDefined();
+    expect(result.touchTimes[0]).toEqual({ bidNs: 20n * S, askNs: 0n, bothNs: 0n });
+  });
 });
