@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../../src/backtest/all-metrics.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
+import type { Simulation } from '../../src/sim/simulation.ts';
 import type { Strategy } from '../../src/strategy/strategy.ts';
 
 const S = 1_000_000_000n;
 const zero = { floorMs: 0, jitterMs: 0, sigma: 0 };
+
+/** `strategy` on `empty` for 60 s without latency; `setup` adds bob's orders. */
+const runOnEmpty = (strategy: Strategy, setup: (sim: Simulation) => void) =>
+  runBacktest(strategy, { scenario: loadScenario('empty'), durationNs: 60n * S, orderLatency: zero, marketDataLatency: zero, setup });
 
 describe('maker statistics measured in a run', () => {
   it('times the quotes at the touch and marks a maker fill out against the later mid, exactly', async () => {
@@ -19,21 +24,15 @@ describe('maker statistics measured in a run', () => {
         await port.insertOrder({ symbol: 'BTCUSD-PERP', price: '50010', quantity: 1, side: 'S', timeInForce: 'GTC' });
       },
     };
-    const result = await runBacktest(strategy, {
-      scenario: loadScenario('empty'),
-      durationNs: 60n * S,
-      orderLatency: zero,
-      marketDataLatency: zero,
-      setup: (sim) => {
-        const bob = sim.venue.account('bob')!;
-        const order = (side: 'B' | 'S', price: string, quantity: number, timeInForce: 'GTC' | 'IOC') =>
-          sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side, price, quantity, timeInForce, postOnly: false });
-        sim.onStart(() => {
-          order('B', '49980', 5, 'GTC');
-          order('S', '50010', 5, 'GTC');
-          sim.clock.scheduleAt(sim.startNs + 20n * S, () => order('S', '49990', 2, 'IOC'));
-        });
-      },
+    const result = await runOnEmpty(strategy, (sim) => {
+      const bob = sim.venue.account('bob')!;
+      const order = (side: 'B' | 'S', price: string, quantity: number, timeInForce: 'GTC' | 'IOC') =>
+        sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side, price, quantity, timeInForce, postOnly: false });
+      sim.onStart(() => {
+        order('B', '49980', 5, 'GTC');
+        order('S', '50010', 5, 'GTC');
+        sim.clock.scheduleAt(sim.startNs + 20n * S, () => order('S', '49990', 2, 'IOC'));
+      });
     });
     expect(result.fills.map((f) => [f.tNs - result.startNs, f.side, f.price, f.qty, f.maker])).toEqual([[20n * S, 'B', '49990', 2, true]]);
     // the touch right after the fill, and the mid × 2 in ticks (tick 0.5) 1 s and 10 s later; 60 s is past the end
@@ -65,18 +64,12 @@ describe('maker statistics measured in a run', () => {
         });
       },
     };
-    const result = await runBacktest(strategy, {
-      scenario: loadScenario('empty'),
-      durationNs: 60n * S,
-      orderLatency: zero,
-      marketDataLatency: zero,
-      setup: (sim) => {
-        const bob = sim.venue.account('bob')!;
-        sim.onStart(() => {
-          sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'B', price: '49990', quantity: 5, timeInForce: 'GTC', postOnly: false });
-          sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'S', price: '50010', quantity: 5, timeInForce: 'GTC', postOnly: false });
-        });
-      },
+    const result = await runOnEmpty(strategy, (sim) => {
+      const bob = sim.venue.account('bob')!;
+      sim.onStart(() => {
+        sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'B', price: '49990', quantity: 5, timeInForce: 'GTC', postOnly: false });
+        sim.venue.placeOrder(bob, { symbol: 'BTCUSD-PERP', side: 'S', price: '50010', quantity: 5, timeInForce: 'GTC', postOnly: false });
+      });
     });
     expect(joined).toBeDefined();
     expect(result.touchTimes[0]).toEqual({ bidNs: 20n * S, askNs: 0n, bothNs: 0n });
