@@ -251,4 +251,27 @@ describe('a fill saved for the undo as numbers', () => {
     for (const s of ['fill.position', 'fill.cash', 'fill.order', 'trade.maker', 'trade.taker', 'trade.candles', 'trade.stats', 'place.done']) expect(failedAt).toContain(s);
     expect(deepest).toBeGreaterThan(30);
   }, 120_000);
+
+  it("counts each open order and its remaining lots in its account's row after sweeps, fills and cancels, as the open orders themselves say (150 streams)", () => {
+    let filledMakers = 0;
+    fc.assert(
+      fc.property(sweepStreamArb, (cmds) => {
+        const twin = make(true);
+        const v = twin.t.venue;
+        for (const c of cmds) {
+          twin.apply(c);
+          for (const a of v.accounts) {
+            const open = v.openOrders(a);
+            for (const m of v.markets) {
+              const here = open.filter((o) => o.market === m);
+              expect([a.openCountIn(m), a.openLotsIn(m)]).toEqual([here.length, here.reduce((sum, o) => sum + o.qtyLots - o.filledLots, 0)]);
+            }
+          }
+        }
+        filledMakers += twin.feeds.all.filter((f) => f.feed.t === 'f' && f.feed.xs?.agg === false).length;
+      }),
+      { numRuns: 150, seed: 16 },
+    );
+    expect(filledMakers).toBeGreaterThan(200);
+  }, 120_000);
 });
