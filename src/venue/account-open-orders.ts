@@ -93,15 +93,10 @@ export class AccountOpenOrders {
     }
   }
 
-  /**
-   * The open order in `slot` (of `market`) filled `lots`: its remainder and margin shrink, and when
-   * it is `done` (filled in full) it no longer counts as open (what `removeOpenOrder` of its 0
-   * lots left would do). Call before its filled lots grow.
-   */
-  restingFilled(store: OrderStore, slot: number, market: Market, lots: number, done: boolean): void {
+  /** The open order in `slot` (of `market`) filled `lots`: its remainder and margin shrink. Call before its filled lots grow. */
+  restingFilled(store: OrderStore, slot: number, market: Market, lots: number): void {
     const m = market.index * Mr.PerMarket;
     const rows = this.byMarket;
-    if (done) rows[m + Mr.Count]! -= 1;
     rows[m + Mr.Lots]! -= lots;
     const priceTicks = store.field(slot, Rec.Price);
     if (store.has(slot, Rec.ImBig)) {

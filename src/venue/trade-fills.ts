@@ -6,6 +6,7 @@ import { EXTERNAL_OWNER } from './external-owner.ts';
 import { faultPoint } from './fault-points.ts';
 import { bookFillMoney, bookUsualFillMoney } from './fill-money.ts';
 import { isUsualFill, saveUsualFill } from './fill-undo.ts';
+import { endRest } from './order-close.ts';
 import { NO_SLOT } from './order-store.ts';
 import { saveAccount, savePosition, saveRecord } from './undo.ts';
 
@@ -96,15 +97,14 @@ export class TradeFills {
       this.fillWhole(account, known, slot, market, side, priceTicks, lots, aggressor);
     }
     faultPoint('fill.cash');
+    if (!aggressor) account.restingFilled(store, slot, market, lots);
     const filled = d[o + Rec.Filled]! + lots;
-    const done = filled === d[o + Rec.Qty]!;
-    // A maker's rest ends here when it is filled in full: `endRest`'s count and state, in one call.
-    if (!aggressor) account.restingFilled(store, slot, market, lots, done);
     d[o + Rec.Filled] = filled;
     store.addFilledNotional(slot, priceTicks, lots);
+    const done = filled === d[o + Rec.Qty]!;
     if (done) {
-      store.setState(slot, Rec.StFilled);
-      if (!aggressor) s.openOrders--;
+      if (aggressor) store.setState(slot, Rec.StFilled);
+      else endRest(s, account, slot, Rec.StFilled, market.index, 0);
     } else {
       store.setState(slot, Rec.StPartial);
     }
