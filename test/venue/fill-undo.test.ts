@@ -161,6 +161,38 @@ function make(narrow: boolean) {
   return { t, apply, observed, feeds: t.feeds };
 }
 
+/**
+ * Runs `cmds` through a venue saving usual fills as numbers, a twin saving them whole and a venue
+ * that never sees command `victim`, which fails on the first two at its fault point `step`:
+ * equal answers (and states after every command when `observeEach`), equal outcomes of the
+ * victim, then equal states, and the state of the venue that never saw it when it failed; equal
+ * feeds and trades at the end. Returns the victim's outcome.
+ */
+function failOneOf(cmds: readonly Cmd[], victim: number, step: number, observeEach: boolean): { steps: string[]; failed: boolean } {
+  const narrow = make(true);
+  const whole = make(false);
+  const never = make(true);
+  let outcome = { steps: [] as string[], failed: false };
+  for (const [i, c] of cmds.entries()) {
+    if (i !== victim) {
+      expect(narrow.apply(c)).toEqual(whole.apply(c));
+      never.apply(c);
+      if (observeEach) expect(narrow.observed()).toEqual(whole.observed());
+      continue;
+    }
+    const run = (twin: ReturnType<typeof make>) => outcomeFailingAt(step, () => twin.apply(c));
+    outcome = run(narrow);
+    expect(outcome).toEqual(run(whole));
+    if (!outcome.failed) never.apply(c);
+    expect(narrow.observed()).toEqual(whole.observed());
+    expect({ ...narrow.observed(), feeds: 0 }).toEqual({ ...never.observed(), feeds: 0 });
+  }
+  expect(narrow.observed()).toEqual(whole.observed());
+  expect(narrow.feeds.all).toEqual(whole.feeds.all);
+  expect(narrow.feeds.trades).toEqual(whole.feeds.trades);
+  return outcome;
+}
+
 describe('a fill saved for the undo as numbers', () => {
   it('gives the answers, feeds, trades, money, positions and state hash of fills saved whole, after every command (120 streams)', () => {
     let trades = 0;
@@ -180,32 +212,12 @@ describe('a fill saved for the undo as numbers', () => {
     const failedAt = new Set<string>();
     fc.assert(
       fc.property(fc.array(cmdArb, { minLength: 10, maxLength: 40 }), fc.nat(), fc.nat(12), (cmds, pick, step) => {
-        const narrow = make(true);
-        const whole = make(false);
-        // Sees the victim only when it did not fail.
-        const never = make(true);
         // A place late in the stream (one that may trade, with positions and pending counters
         // grown by then), failed at a step up to the fills of its first trades.
         const places = cmds.flatMap((c, i) => (c.kind === 'place' && i >= cmds.length / 2 ? [i] : []));
         const victim = places.length === 0 ? cmds.length - 1 : places[pick % places.length]!;
-        for (const [i, c] of cmds.entries()) {
-          if (i !== victim) {
-            expect(narrow.apply(c)).toEqual(whole.apply(c));
-            never.apply(c);
-            continue;
-          }
-          const outcome = (twin: ReturnType<typeof make>) => outcomeFailingAt(step, () => twin.apply(c));
-          const a = outcome(narrow);
-          const b = outcome(whole);
-          expect(a).toEqual(b);
-          if (a.failed) failedAt.add(a.steps[step]!);
-          else never.apply(c);
-          expect(narrow.observed()).toEqual(whole.observed());
-          expect({ ...narrow.observed(), feeds: 0 }).toEqual({ ...never.observed(), feeds: 0 });
-        }
-        expect(narrow.observed()).toEqual(whole.observed());
-        expect(narrow.feeds.all).toEqual(whole.feeds.all);
-        expect(narrow.feeds.trades).toEqual(whole.feeds.trades);
+        const a = failOneOf(cmds, victim, step, false);
+        if (a.failed) failedAt.add(a.steps[step]!);
       }),
       { numRuns: 400, seed: 41 },
     );
@@ -218,33 +230,13 @@ describe('a fill saved for the undo as numbers', () => {
     let deepest = 0;
     fc.assert(
       fc.property(sweepStreamArb, fc.nat(), fc.nat(70), (cmds, pick, step) => {
-        const narrow = make(true);
-        const whole = make(false);
-        const never = make(true);
         const sweeps = cmds.flatMap((c, i) => (c.kind === 'place' && c.sweep === true ? [i] : []));
         const victim = sweeps.length === 0 ? cmds.length - 1 : sweeps[pick % sweeps.length]!;
-        for (const [i, c] of cmds.entries()) {
-          if (i !== victim) {
-            expect(narrow.apply(c)).toEqual(whole.apply(c));
-            never.apply(c);
-            expect(narrow.observed()).toEqual(whole.observed());
-            continue;
-          }
-          const outcome = (twin: ReturnType<typeof make>) => outcomeFailingAt(step, () => twin.apply(c));
-          const a = outcome(narrow);
-          const b = outcome(whole);
-          expect(a).toEqual(b);
-          if (a.failed) {
-            failedAt.add(a.steps[step]!);
-            // The fault came after the taker's second fill: its later fills wrote no copy of their own.
-            if (a.steps.slice(0, step).filter((x) => x === 'trade.taker').length >= 2) deepest++;
-          } else never.apply(c);
-          expect(narrow.observed()).toEqual(whole.observed());
-          expect({ ...narrow.observed(), feeds: 0 }).toEqual({ ...never.observed(), feeds: 0 });
-        }
-        expect(narrow.observed()).toEqual(whole.observed());
-        expect(narrow.feeds.all).toEqual(whole.feeds.all);
-        expect(narrow.feeds.trades).toEqual(whole.feeds.trades);
+        const a = failOneOf(cmds, victim, step, true);
+        if (!a.failed) return;
+        failedAt.add(a.steps[step]!);
+        // The fault came after the taker's second fill: its later fills wrote no copy of their own.
+        if (a.steps.slice(0, step).filter((x) => x === 'trade.taker').length >= 2) deepest++;
       }),
       { numRuns: 300, seed: 15 },
     );
