@@ -30,10 +30,15 @@ export const enum Row {
   Fill = 1024,
   /** The row is a user's own cancel (`setUserCancel`): reason `USER_REQUESTED`, text `USER_CANCEL_TEXT`, nothing stored. */
   UserCancel = 2048,
+  /** The row is a cancel of no open order of the user's (`setUnknownOrder`): reason `UNKNOWN_ORDER`, text `UNKNOWN_ORDER_TEXT`, nothing stored. */
+  UnknownOrder = 4096,
 }
 
 /** The text of a `c` feed for a cancel the user asked for. */
 export const USER_CANCEL_TEXT = 'canceled by user';
+
+/** The text of an `e` feed: the cancel named no open order of the user's. */
+export const UNKNOWN_ORDER_TEXT = 'no open order with this id';
 
 /** The feed type of each char code a row keeps (`Row.Kind & 255`). */
 export const TYPE_OF_CODE: readonly OrderFeedType[] = (() => {
@@ -89,6 +94,11 @@ export class OrderEventRows {
    */
   setUserCancel(i: number): void {
     this.flag(i, Row.UserCancel);
+  }
+
+  /** `setReason(i, 'UNKNOWN_ORDER', UNKNOWN_ORDER_TEXT)` as a flag (every `e`: no reference stored). */
+  setUnknownOrder(i: number): void {
+    this.flag(i, Row.UnknownOrder);
   }
 
   /** The order id an `e` row names: a wire id, or an engine id whose text is made only if read. */

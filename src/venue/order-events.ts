@@ -3,7 +3,7 @@ import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
 import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
-import { OrderEventRows, TYPE_OF_CODE, USER_CANCEL_TEXT } from './order-event-rows.ts';
+import { OrderEventRows, TYPE_OF_CODE, UNKNOWN_ORDER_TEXT, USER_CANCEL_TEXT } from './order-event-rows.ts';
 
 export type OrderFeedType = OrderFeed['t'];
 
@@ -24,6 +24,7 @@ export const enum At {
   Oid = 512,
   Fill = 1024,
   UserCancel = 2048,
+  UnknownOrder = 4096,
 }
 
 /** What a cursor reads before its first `load`. */
@@ -103,13 +104,17 @@ export class OrderEvent {
 
   /** `r` of j / e, `xr` of c. */
   get reason(): RejectReason | CancelReason | 'UNKNOWN_ORDER' | undefined {
-    if (this.has(At.Reason)) return this.rows.reasons[this.i];
-    return this.has(At.UserCancel) ? 'USER_REQUESTED' : undefined;
+    const kind = this.rows.nums[this.o + At.Kind]!;
+    if ((kind & (At.Reason | At.UserCancel | At.UnknownOrder)) === 0) return undefined;
+    if ((kind & At.Reason) !== 0) return this.rows.reasons[this.i];
+    return (kind & At.UserCancel) !== 0 ? 'USER_REQUESTED' : 'UNKNOWN_ORDER';
   }
 
   get text(): string | undefined {
-    if (this.has(At.Reason)) return this.rows.texts[this.i];
-    return this.has(At.UserCancel) ? USER_CANCEL_TEXT : undefined;
+    const kind = this.rows.nums[this.o + At.Kind]!;
+    if ((kind & (At.Reason | At.UserCancel | At.UnknownOrder)) === 0) return undefined;
+    if ((kind & At.Reason) !== 0) return this.rows.texts[this.i];
+    return (kind & At.UserCancel) !== 0 ? USER_CANCEL_TEXT : UNKNOWN_ORDER_TEXT;
   }
 
   /** Fill details of p / f. */

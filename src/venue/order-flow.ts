@@ -116,7 +116,7 @@ export class OrderFlow {
       const r = this.s.orderRow('e', account.id, NO_SLOT, 0);
       if (r >= 0) {
         this.s.rows.setOid(r, orderId ?? (Number.isNaN(seq) ? this.s.orderId(slot) : seq));
-        this.s.rows.setReason(r, 'UNKNOWN_ORDER', 'no open order with this id');
+        this.s.rows.setUnknownOrder(r);
         this.s.told();
       }
       return false;

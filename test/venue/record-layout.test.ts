@@ -42,8 +42,8 @@ describe('the order record layout the hot files write', () => {
   });
 
   it('is the event rows\' layout in the cursor that reads them', () => {
-    expect([At.User, At.Slot, At.Eid, At.Tid, At.FillLots, At.FillPrice, At.Aggressor, At.Filled, At.State, At.Kind, At.Size, At.Reason, At.Oid, At.Fill, At.UserCancel]).toEqual([
-      Row.User, Row.Slot, Row.Eid, Row.Tid, Row.FillLots, Row.FillPrice, Row.Aggressor, Row.Filled, Row.State, Row.Kind, Row.Size, Row.Reason, Row.Oid, Row.Fill, Row.UserCancel,
+    expect([At.User, At.Slot, At.Eid, At.Tid, At.FillLots, At.FillPrice, At.Aggressor, At.Filled, At.State, At.Kind, At.Size, At.Reason, At.Oid, At.Fill, At.UserCancel, At.UnknownOrder]).toEqual([
+      Row.User, Row.Slot, Row.Eid, Row.Tid, Row.FillLots, Row.FillPrice, Row.Aggressor, Row.Filled, Row.State, Row.Kind, Row.Size, Row.Reason, Row.Oid, Row.Fill, Row.UserCancel, Row.UnknownOrder,
     ]);
   });
 });
