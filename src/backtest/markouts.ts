@@ -88,6 +88,15 @@ export class MarkoutReader {
   }
 }
 
+/**
+ * Whether a read at (s, n, q) runs before an event at (sec, nanos, seq): earlier in time, or at
+ * the same instant with a seq at or below the event's (the read takes the touch as of just
+ * before that event's seq would have run).
+ */
+function runsBefore(s: number, n: number, q: number, sec: number, nanos: number, seq: number): boolean {
+  return s < sec || (s === sec && (n < nanos || (n === nanos && q <= seq)));
+}
+
 /** A read's place in the run: (T as sec and nanos, the seq it would have taken); Infinity for none. */
 class ReadTime {
   sec = Infinity;
@@ -109,7 +118,7 @@ class ReadTime {
 
   /** Whether a read at this time runs before an event at (sec, nanos, seq) (`PendingReads.takeBefore`'s order). */
   isBefore(sec: number, nanos: number, seq: number): boolean {
-    return this.sec < sec || (this.sec === sec && (this.nanos < nanos || (this.nanos === nanos && this.seq <= seq)));
+    return runsBefore(this.sec, this.nanos, this.seq, sec, nanos, seq);
   }
 }
 
@@ -141,9 +150,7 @@ class PendingReads {
     let h = this.head;
     const n = this.sec.length;
     while (h < n) {
-      const s = this.sec[h]!;
-      const before = s < sec || (s === sec && (this.nanos[h]! < nanos || (this.nanos[h] === nanos && this.seqs[h]! <= seq)));
-      if (!before) break;
+      if (!runsBefore(this.sec[h]!, this.nanos[h]!, this.seqs[h]!, sec, nanos, seq)) break;
       this.into[h]![this.index[h]!] = midX2;
       this.into[h] = EMPTY;
       h++;

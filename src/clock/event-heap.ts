@@ -33,7 +33,7 @@
  * (the clock's pending set is ~100 events) on that rare path.
  *
  * Storage: per slot, two typed arrays (no objects, invisible to the collector): `times`
- * (second since the start, seq) and `links` (nanos, next slot in its bucket, or in the free
+ * (Unix second, seq) and `links` (nanos, next slot in its bucket, or in the free
  * list once the slot is free; -1 at a list's end).
  */
 
@@ -99,26 +99,6 @@ export class EventHeap {
   /** Insertion seq of the event in `slot` (pending). */
   seqOf(slot: number): number {
     return this.times[2 * slot + 1]!;
-  }
-
-  /** Seconds part of the earliest event's time (only when `size > 0`). */
-  topSec(): number {
-    return this.secOf(this.peek());
-  }
-
-  /** Nanoseconds part of the earliest event's time (only when `size > 0`). */
-  topNanos(): number {
-    return this.nanosOf(this.peek());
-  }
-
-  /** Slot of the earliest event (only when `size > 0`). */
-  topSlot(): number {
-    return this.peek();
-  }
-
-  /** Insertion seq of the earliest event (only when `size > 0`). */
-  topSeq(): number {
-    return this.seqOf(this.peek());
   }
 
   /** True when `slot` holds the pending event with this `seq`. */

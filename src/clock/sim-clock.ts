@@ -100,11 +100,10 @@ export class SimClock {
 
   /** Time of the next live event, or undefined when idle. */
   nextEventNs(): TimeNs | undefined {
-    this.dropCanceledTop();
+    const slot = this.dropCanceledTop();
     if (this.atNow.size > 0) return this.nowNs;
-    const heap = this.heap;
-    const slot = heap.peek();
     if (slot < 0) return undefined;
+    const heap = this.heap;
     return BigInt(heap.secOf(slot)) * NANOS_PER_SECOND + BigInt(heap.nanosOf(slot));
   }
 
@@ -287,7 +286,6 @@ export class SimClock {
     }
     return slot;
   }
-
 
   private push(sec: number, nanos: number, fn: ClockCallback<any>, arg: unknown): ScheduledEvent {
     const slot = this.pushSlot(sec, nanos, fn, arg);

@@ -2,8 +2,6 @@ import { compressionRegistry, CompressionType } from 'apache-arrow';
 import { compress as compressJs, decompress as decompressJs } from 'lz4js';
 import { loadNativeLz4, processNativeLz4, type NativeLz4, type NativeLz4Load } from './lz4-native.ts';
 
-export { lz4FallbackWarning, type NativeLz4 } from './lz4-native.ts';
-
 /**
  * LZ4 (frame format) for Arrow IPC body compression, the codec event logs are written with.
  *

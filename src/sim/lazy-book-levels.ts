@@ -67,7 +67,7 @@ export class CapturedSide {
     for (let c = 0; c < changed.length; c++) {
       const p = changed[c]!;
       if (c > 0 && p === changed[c - 1]) continue;
-      const at = bids ? firstAtOrBelow(oldP, p, 0) : firstAtOrAbove(oldP, p, 0);
+      const at = bids ? firstAtOrBelow(oldP, p) : firstAtOrAbove(oldP, p);
       const q = book.levelLots(side, p);
       const listed = at < n && oldP[at] === p;
       if (listed ? q === oldQ[at] : q <= 0) continue;

@@ -1,8 +1,8 @@
 /** Binary searches over a captured side's prices (`lazy-book-levels.ts`: a capture updated from the levels that changed). */
 
-/** In `prices` (falling) from `from` on, the first index whose price is ≤ `p` (`length` if none). */
-export function firstAtOrBelow(prices: ArrayLike<number>, p: number, from: number): number {
-  let lo = from;
+/** In `prices` (falling) the first index whose price is ≤ `p` (`length` if none). */
+export function firstAtOrBelow(prices: ArrayLike<number>, p: number): number {
+  let lo = 0;
   let hi = prices.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -12,9 +12,9 @@ export function firstAtOrBelow(prices: ArrayLike<number>, p: number, from: numbe
   return lo;
 }
 
-/** In `prices` (rising) from `from` on, the first index whose price is ≥ `p` (`length` if none). */
-export function firstAtOrAbove(prices: ArrayLike<number>, p: number, from: number): number {
-  let lo = from;
+/** In `prices` (rising) the first index whose price is ≥ `p` (`length` if none). */
+export function firstAtOrAbove(prices: ArrayLike<number>, p: number): number {
+  let lo = 0;
   let hi = prices.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;

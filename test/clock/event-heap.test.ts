@@ -5,8 +5,8 @@ import { SimClock } from '../../src/clock/sim-clock.ts';
 
 /**
  * The heap against a sort: events come out in (sec, nanos, seq) order, whatever mix of pushes
- * and pops, with many ties (the same instant) and, beyond 2^23 s from the base (where keys
- * round), instants a few ns apart that share a key.
+ * and pops, with many ties (the same instant) and instants a few ns apart from near the base to
+ * 2^26 s beyond it (the old 4-ary heap's keys rounded past 2^23 s; the offsets stay as edges).
  */
 const BASE_SEC = 1_700_000_000;
 /** Second offsets around the key's exact bound (2^23 s) and near the base. */
@@ -29,7 +29,8 @@ describe('EventHeap', () => {
         const popOne = () => {
           pending.sort((a, b) => a.sec - b.sec || a.nanos - b.nanos || a.seq - b.seq);
           const want = pending.shift()!;
-          expect([heap.topSec(), heap.topNanos(), bySlot.get(heap.topSlot())]).toEqual([want.sec, want.nanos, want.seq]);
+          const top = heap.peek();
+          expect([heap.secOf(top), heap.nanosOf(top), bySlot.get(top)]).toEqual([want.sec, want.nanos, want.seq]);
           heap.pop();
         };
         for (const op of ops) {
@@ -73,7 +74,8 @@ describe('EventHeap, runs of one instant', () => {
             if (pending.length === 0) continue;
             pending.sort((a, b) => a.sec - b.sec || a.nanos - b.nanos || a.seq - b.seq);
             const want = pending.shift()!;
-            expect([heap.topSec(), heap.topNanos(), heap.topSeq(), seqBySlot.get(heap.topSlot())]).toEqual([want.sec, want.nanos, want.seq, want.seq]);
+            const top = heap.peek();
+            expect([heap.secOf(top), heap.nanosOf(top), heap.seqOf(top), seqBySlot.get(top)]).toEqual([want.sec, want.nanos, want.seq, want.seq]);
             heap.pop();
           } else {
             if (op.kind === 'at') last = op.instant;
@@ -96,9 +98,9 @@ describe('EventHeap, runs of one instant', () => {
     heap.pop(); // and the later one: both slots free
     heap.push(BASE_SEC + 1, 0, 2); // the instant of the push before, which is gone
     heap.push(BASE_SEC + 3, 0, 3);
-    expect([heap.size, heap.topSec(), heap.topSeq()]).toEqual([2, BASE_SEC + 1, 2]);
+    expect([heap.size, heap.secOf(heap.peek()), heap.seqOf(heap.peek())]).toEqual([2, BASE_SEC + 1, 2]);
     heap.pop();
-    expect([heap.size, heap.topSec(), heap.topSeq()]).toEqual([1, BASE_SEC + 3, 3]);
+    expect([heap.size, heap.secOf(heap.peek()), heap.seqOf(heap.peek())]).toEqual([1, BASE_SEC + 3, 3]);
   });
 
   it('in the clock: an event scheduled last, canceled and dropped from the top before time reaches it, takes no later event at its instant along', () => {

@@ -5,7 +5,8 @@ import { compressionRegistry, RecordBatchReader, Table, tableToIPC, type RecordB
 import fc from 'fast-check';
 import { compress as lz4jsCompress, decompress as lz4jsDecompress } from 'lz4js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { chooseLz4Codec, LZ4_FRAME, LZ4JS_CODEC, lz4Codec, lz4FallbackWarning, type Lz4Codec, type NativeLz4 } from '../../src/sim-io/arrow-lz4.ts';
+import { chooseLz4Codec, LZ4_FRAME, LZ4JS_CODEC, lz4Codec, type Lz4Codec } from '../../src/sim-io/arrow-lz4.ts';
+import { lz4FallbackWarning, type NativeLz4 } from '../../src/sim-io/lz4-native.ts';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
 import { defaultLog, scriptedLog, tempDirs, type Sink } from './log-fixtures.ts';
 

@@ -23,7 +23,7 @@ import { DEFAULT_BATCH_ROWS, type EventLogRecorderOptions } from './recorder-opt
  *
  * A `book` row is written only when what it shows (touch and top-five depth) changed, an
  * `index` row only when the index moved, and a `mark` row once per mark record. Use
- * `attachEventLog` (subscribe + `snapshot`) before running the clock, and call `flush()` at
+ * `attachTapeRecorder` (subscribe + `snapshot`) before running the clock, and call `flush()` at
  * the end. Nothing in the log depends on wall time.
  */
 export class TapeRecorder implements VenueListener {
@@ -73,7 +73,7 @@ export class TapeRecorder implements VenueListener {
 
   /**
    * Writes one `state` and one `index` row per market with their current values, so the log
-   * alone tells where the run started. Call once, before the run (`attachEventLog` does).
+   * alone tells where the run started. Call once, before the run (`attachTapeRecorder` and `attachEventLog` do).
    */
   snapshot(): void {
     for (const market of this.venue.markets) {
@@ -131,11 +131,12 @@ export class TapeRecorder implements VenueListener {
   private namedRow(e: OrderEvent): void {
     const tape = this.tape;
     const n = tape.nums;
+    const reason = e.reason;
     let i = this.begin(K_FEED, OP_NAMED);
     n[i++] = this.userOf(e.userId);
     n[i++] = e.t.charCodeAt(0);
     n[i++] = tape.text(e.oid);
-    n[i++] = e.reason === undefined ? NO_TEXT : tape.reasonText(e.reason);
+    n[i++] = reason === undefined ? NO_TEXT : tape.reasonText(reason);
     this.end(i);
   }
 
