@@ -41,7 +41,7 @@ export class OrderSides {
     this.reservedIm[slot] = 0n;
   }
 
-  /** Drops the cells of the store's last slot, `slot`, when it is given back (`unallocate` of a fresh slot). */
+  /** Drops the cells of the store's last slot, `slot`, when it is given back (`undoAllocations` giving back a fresh slot). */
   dropLast(slot: number): void {
     if (this.idText.length !== slot + 1) return;
     this.reservedIm.pop();

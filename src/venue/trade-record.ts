@@ -69,7 +69,7 @@ export class TradeRows {
     return i;
   }
 
-  /** Where row `i`'s session stats start in `nums` (`snapshotFrom` reads them). */
+  /** Where row `i`'s session stats start in `nums` (`SessionStats.showAsOf` is handed them). */
   statsAt(i: number): number {
     return i * T.Row + T.Stats;
   }

@@ -109,7 +109,7 @@ export class Venue extends VenueReads {
 
   /** Fast path for in-process actors that already work in ticks. Same rules and feeds. */
   placeOrderTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): Order {
-    return this.s.exclusive(() => this.viewAndRelease(this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly)));
+    return this.s.exclusive(() => this.viewAndRelease(this.flow.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly)));
   }
 
   /**
@@ -120,7 +120,7 @@ export class Venue extends VenueReads {
   placeOrderSeq(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce = 'GTC', postOnly = false): number {
     this.s.enter();
     try {
-      const slot = this.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
+      const slot = this.flow.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
       const seq = this.s.orders.seq(slot);
       this.flow.release(slot);
       return seq;
@@ -242,10 +242,6 @@ export class Venue extends VenueReads {
       tif: req.timeInForce,
       postOnly: req.postOnly,
     });
-  }
-
-  private submitTicks(account: Account, market: Market, side: Side, priceTicks: number, qtyLots: number, tif: TimeInForce, postOnly: boolean): number {
-    return this.flow.submitTicks(account, market, side, priceTicks, qtyLots, tif, postOnly);
   }
 
   /** The caller's view of a submitted order, then its slot released if the order ended. */
