@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BookEvents } from '../../src/book/book-events.ts';
 import { OrderBook } from '../../src/book/order-book.ts';
-import type { Side } from '../../src/core/types.ts';
 import { BookTops, same, type BookTop } from '../../src/sim/event-log/book-tops.ts';
 import type { Market } from '../../src/venue/market.ts';
+import { applyStep, placeStep, takeStep, type BookStep } from './book-steps.ts';
 
 // `BookTops` decides which book changes become `book` rows of the event log. It reads a side's
 // five best levels again only when the book's change count of that side moved. The oracle is
@@ -41,31 +41,12 @@ class ReadingTops {
   }
 }
 
-type Step = { k: 'place'; side: Side; offset: number; qty: number; tif: 'GTC' | 'IOC' } | { k: 'cancel' | 'reduce'; which: number; lots: number };
-
-const side = fc.constantFrom<Side>('B', 'S');
-const step: fc.Arbitrary<{ s: Step; market: number; check: boolean }> = fc.record({
-  s: fc.oneof(
-    // Bids 110 down, asks 100 up: orders cross often; up to 21 levels a side, so changes below the fifth happen.
-    fc.record({ k: fc.constant('place' as const), side, offset: fc.integer({ min: 0, max: 20 }), qty: fc.integer({ min: 1, max: 6 }), tif: fc.constantFrom('GTC' as const, 'IOC' as const) }),
-    fc.record({ k: fc.constantFrom('cancel' as const, 'reduce' as const), which: fc.nat(), lots: fc.integer({ min: 1, max: 6 }) }),
-  ),
+const step: fc.Arbitrary<{ s: BookStep; market: number; check: boolean }> = fc.record({
+  // Up to 21 levels a side, so changes below the fifth happen.
+  s: fc.oneof(placeStep(20), takeStep),
   market: fc.integer({ min: 0, max: 1 }),
   check: fc.boolean(),
 });
-
-function apply(book: OrderBook, s: Step, ids: number[], next: { id: number }): void {
-  const out = new BookEvents();
-  if (s.k === 'place') {
-    const orderId = next.id++;
-    book.placeInto({ orderId, ownerId: 1 + (orderId % 3), side: s.side, priceTicks: s.side === 'B' ? 110 - s.offset : 100 + s.offset, qtyLots: s.qty, tif: s.tif, postOnly: false }, out);
-    ids.push(orderId);
-  } else if (ids.length > 0) {
-    const id = ids[s.which % ids.length]!;
-    if (s.k === 'cancel') book.cancelInto(id, out);
-    else book.reduceInto(id, s.lots, out);
-  }
-}
 
 describe("the event log's book rows (BookTops)", () => {
   it('are written exactly when the check that reads both sides every time writes them, with the same values', () => {
@@ -79,7 +60,7 @@ describe("the event log's book rows (BookTops)", () => {
         const ids: number[][] = [[], []];
         const next = { id: 1 };
         for (const { s, market, check } of steps) {
-          apply(markets[market]!.book, s, ids[market]!, next);
+          applyStep(markets[market]!.book, s, ids[market]!, next);
           if (!check) continue;
           const want = oracle.changed(markets[market]!);
           const got = tops.changed(markets[market]!);

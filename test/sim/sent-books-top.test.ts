@@ -1,13 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookEvents } from '../../src/book/book-events.ts';
 import { OrderBook } from '../../src/book/order-book.ts';
-import type { Side } from '../../src/core/types.ts';
 import { TopRecord } from '../../src/sim/order-notes.ts';
 import type { PortHub } from '../../src/sim/port-hub.ts';
 import { SentBooks } from '../../src/sim/sent-books.ts';
 import type { Market } from '../../src/venue/market.ts';
 import type { Venue } from '../../src/venue/venue.ts';
+import { applyStep, placeStep, takeStep, type BookStep } from './book-steps.ts';
 
 // A port's LEVEL_1 check (`SentBooks.isNewTop`) reads a side only when the book's change count
 // of that side moved since it last read it. The oracle is the check as it was (round 14): both
@@ -46,14 +45,11 @@ class ReadingTop {
   }
 }
 
-type Step = { k: 'place'; side: Side; offset: number; qty: number; tif: 'GTC' | 'IOC' } | { k: 'cancel' | 'reduce'; which: number; lots: number } | { k: 'forget' };
-
-const side = fc.constantFrom<Side>('B', 'S');
-const step: fc.Arbitrary<{ s: Step; market: number; check: boolean }> = fc.record({
+const step: fc.Arbitrary<{ s: BookStep | { k: 'forget' }; market: number; check: boolean }> = fc.record({
+  // Up to 9 levels a side: changes at and below the touch happen.
   s: fc.oneof(
-    // Bids 110 down, asks 100 up: orders cross often; changes below the touch happen too.
-    { weight: 6, arbitrary: fc.record({ k: fc.constant('place' as const), side, offset: fc.integer({ min: 0, max: 8 }), qty: fc.integer({ min: 1, max: 6 }), tif: fc.constantFrom('GTC' as const, 'IOC' as const) }) },
-    { weight: 4, arbitrary: fc.record({ k: fc.constantFrom('cancel' as const, 'reduce' as const), which: fc.nat(), lots: fc.integer({ min: 1, max: 6 }) }) },
+    { weight: 6, arbitrary: placeStep(8) },
+    { weight: 4, arbitrary: takeStep },
     { weight: 1, arbitrary: fc.constant({ k: 'forget' as const }) },
   ),
   market: fc.integer({ min: 0, max: 1 }),
@@ -70,21 +66,14 @@ describe("a port's LEVEL_1 check (SentBooks.isNewTop)", () => {
         const sent = new SentBooks({} as Venue, {} as PortHub);
         const oracle = new ReadingTop();
         const ids: number[][] = [[], []];
-        let nextId = 1;
-        const out = new BookEvents();
+        const next = { id: 1 };
         for (const { s, market: m, check } of steps) {
           const market = markets[m]!;
           if (s.k === 'forget') {
             sent.forget(market);
             oracle.forget(market);
-          } else if (s.k === 'place') {
-            const orderId = nextId++;
-            market.book.placeInto({ orderId, ownerId: 1 + (orderId % 3), side: s.side, priceTicks: s.side === 'B' ? 110 - s.offset : 100 + s.offset, qtyLots: s.qty, tif: s.tif, postOnly: false }, out);
-            ids[m]!.push(orderId);
-          } else if (ids[m]!.length > 0) {
-            const id = ids[m]![s.which % ids[m]!.length]!;
-            if (s.k === 'cancel') market.book.cancelInto(id, out);
-            else market.book.reduceInto(id, s.lots, out);
+          } else {
+            applyStep(market.book, s, ids[m]!, next);
           }
           if (!check) continue;
           const want = oracle.isNewTop(market);

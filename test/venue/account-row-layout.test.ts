@@ -33,6 +33,7 @@ describe('the layouts the hot files of a fill write (accounts, the fill, its und
     const all = [R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_SAVED_POSITION, R.M_REALIZED, R.M_TAKER, R.M_MAKER];
     expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: R.PER_MARKET }, (_, i) => i));
     expect([R.M_REALIZED + 1, R.M_REALIZED + 2]).toEqual([R.M_TAKER, R.M_MAKER]);
+    expect(R.M_REALIZED + R.PENDING_SAVED).toBe(R.PER_MARKET); // last: they end the row, all PENDING_SAVED of them
   });
 
   it("is order-record.ts's in a fill (trade-fills.ts) and in the record's undo (undo.ts)", () => {
