@@ -54,7 +54,6 @@ export const U_REOPEN_BIG = Op.ReopenBig;
 /** The order in `slot` (new in this command) rests with `unfilledLots`: counted in its account's row of `market`. */
 export function restOrder(s: VenueState, account: Account, slot: number, market: Market, unfilledLots: number): void {
   account.addOpenOrder(s.orders, slot, market, unfilledLots);
-  s.openOrders++;
   market.levelLotsBound += unfilledLots;
   const j = s.log.journal;
   const at = j.entry(Op.Unrest, 3);
@@ -110,7 +109,6 @@ export function endRest(
 ): void {
   s.orders.setState(slot, state);
   account.removeOpenOrder(s.orders, slot, marketIndex, unfilledLots);
-  s.openOrders--;
 }
 
 /** Takes back `restOrder` (journal entry at `nums[at]`, references from `refs[r]`). */

@@ -1,7 +1,8 @@
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
-import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
+import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, ST_NEW, ST_PARTIAL, ST_PENDING } from './order-store.ts';
+import { feedOf, wsOrderInto } from './order-event-feed.ts';
 import type { VenueState } from './venue-state.ts';
 import { OrderEventRows, TYPE_OF_CODE, UNKNOWN_ORDER_TEXT, USER_CANCEL_TEXT } from './order-event-rows.ts';
 
@@ -161,26 +162,7 @@ export class OrderEvent {
 
   /** The feed exactly as the order websocket sends it (keys in the wire's order). */
   feed(): OrderFeed {
-    return (this.built ??= this.build());
-  }
-
-  private build(): OrderFeed {
-    const { t, ts, tn } = this;
-    switch (t) {
-      case 'e':
-        return { t, ts, tn, oid: this.oid, r: this.reason, txt: this.text };
-      case 'j':
-        return { t, ts, tn, eid: String(this.eid), o: this.wsOrder(), r: this.reason, txt: this.text };
-      case 'c':
-        return { t, ts, tn, eid: String(this.eid), o: this.wsOrder(), xr: this.reason, txt: this.text };
-      case 'p':
-      case 'f': {
-        const xs = { tid: String(this.tid), s: this.s.marketOf(this.slot)!.symbol, q: this.fillLots, p: this.fillPriceText(), d: this.s.orders.side(this.slot), agg: this.aggressor };
-        return { t, ts, tn, eid: String(this.eid), o: this.wsOrder(), xs };
-      }
-      default:
-        return { t, ts, tn, eid: String(this.eid), o: this.wsOrder() };
-    }
+    return (this.built ??= feedOf(this, this.s));
   }
 
   /** The price text of a p / f feed's fill. */
@@ -267,35 +249,11 @@ export class OrderEvent {
     return this.s.orders.has(this.slot, B_LIQUIDATION);
   }
 
-  private wsOrder(): WsOrder {
-    return this.orderInto({} as WsOrder);
-  }
-
   /**
    * The feed's `o` written into `out` (in `WsOrder`'s key order when `out` starts empty): for
    * a listener that writes the wire form itself and reuses one object (src/api/ws/json-bytes.ts).
    */
   orderInto(out: WsOrder): WsOrder {
-    const s = this.s;
-    const store = s.orders;
-    const slot = this.slot;
-    const frozen = this.stateThen >= 0;
-    const state = frozen ? this.stateThen : store.state(slot);
-    const filled = frozen ? this.filledThen : store.field(slot, F_FILLED);
-    const qty = store.field(slot, F_QTY);
-    out.oid = s.orderId(slot);
-    out.u = s.accounts[store.field(slot, F_USER)]!.username;
-    out.s = s.symbolOf(slot);
-    out.p = s.priceTextOf(slot);
-    out.q = qty;
-    out.xq = filled;
-    out.rq = state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? qty - filled : 0;
-    out.o = STATE_NAMES[state]!;
-    out.d = store.side(slot);
-    out.tif = store.tif(slot);
-    out.liq = store.has(slot, B_LIQUIDATION);
-    out.ts = store.field(slot, F_SEC);
-    out.tn = store.field(slot, F_NANOS);
-    return out;
+    return wsOrderInto(this, this.s, out);
   }
 }

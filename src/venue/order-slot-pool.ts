@@ -95,10 +95,7 @@ export class OrderSlotPool {
    */
   endScratch(): void {
     const slot = this.scratchSlot;
-    if (!(slot >= 0)) return;
-    const o = slot * Slot.Stride;
-    if ((this.data[o + Slot.Bits]! & (Slot.SideUsed | Slot.ImBig)) !== 0) this.sides.clear(slot);
-    this.data[o + Slot.User] = Slot.FreeUser;
+    if (slot >= 0) this.disown(slot, this.usedSides(slot));
   }
 
   /** The scratch slot (see `scratch`): -1 until first used. Never in the free list or the index. */
@@ -107,16 +104,29 @@ export class OrderSlotPool {
   /** Releases a terminal order's slot, after any view of it took its copy. */
   free(slot: number): void {
     if (slot === this.scratchSlot) return this.endScratch();
-    const o = slot * Slot.Stride;
-    this.bySeq.take(this.data[o + Slot.Seq]!);
-    // The per-slot side arrays are read only for an order flagged as having used them (most
-    // never do): four scattered cache lines fewer per ended order.
-    if ((this.data[o + Slot.Bits]! & (Slot.SideUsed | Slot.ImBig)) !== 0) this.sides.clear(slot);
+    this.bySeq.take(this.data[slot * Slot.Stride + Slot.Seq]!);
+    this.disown(slot, this.usedSides(slot));
+    this.freeSlots.push(slot);
+  }
+
+  /**
+   * Whether `slot`'s record is flagged as having cells in the side arrays (a view, a text, Money
+   * kept off it): most never do, and their four scattered cache lines are not read then.
+   */
+  private usedSides(slot: number): boolean {
+    return (this.data[slot * Slot.Stride + Slot.Bits]! & (Slot.SideUsed | Slot.ImBig)) !== 0;
+  }
+
+  /**
+   * Leaves `slot` without an owner (the scans skip it): its side cells (`clearSides`; a view
+   * takes its copy first), odd texts and Money kept off it are cleared. Not its index entry or
+   * free-list place: those are the caller's (`free`, `undoAllocations`; a scratch slot has neither).
+   */
+  private disown(slot: number, clearSides: boolean): void {
+    if (clearSides) this.sides.clear(slot);
     if (this.odd.size !== 0) this.odd.delete(slot);
     if (this.bigNotional !== undefined) this.bigNotional.delete(slot);
-    // After any view took its copy of the record (`clearSide`).
-    this.data[o + Slot.User] = Slot.FreeUser;
-    this.freeSlots.push(slot);
+    this.data[slot * Slot.Stride + Slot.User] = Slot.FreeUser;
   }
 
   /**
@@ -153,13 +163,14 @@ export class OrderSlotPool {
     this.poppedCount = 0;
   }
 
-  /** Clears what a record of `slot` made or kept (its index entry, side cells, odd texts, Money): the slot has no owner. */
+  /**
+   * Clears what a record of `slot` made or kept in a failed command (its index entry, side cells,
+   * odd texts, Money): the slot has no owner. The side cells are cleared whatever the record's
+   * flags say (a rollback is rare; its records' flags were not all written by a finished command).
+   */
   private unown(slot: number): void {
     this.bySeq.take(this.data[slot * Slot.Stride + Slot.Seq]!);
-    this.sides.clear(slot);
-    this.data[slot * Slot.Stride + Slot.User] = Slot.FreeUser;
-    this.odd.delete(slot);
-    this.bigNotional?.delete(slot);
+    this.disown(slot, true);
   }
 
   /** The current command's number (`markAllocations`): a new record is marked saved in it. */

@@ -35,12 +35,12 @@ export class VenueState {
   feesCollectedBase: Money = 0n;
   /** Number of times an account was liquidated. */
   liquidations = 0;
-  /** Open orders of all accounts (the books hold more when they hold recorded liquidity). */
-  openOrders = 0;
   /** Set while the venue processes a command: listeners must not re-enter. */
   busy = false;
   /** Makes each command all-or-nothing: its undo log, and what it tells listeners once it applied. */
   readonly log: CommandLog = new CommandLog(this);
+  /** What the command's listeners will be told (`log.outbox`). */
+  private readonly outbox = this.log.outbox;
   // Listeners with each hot hook, kept current by `listenersChanged` (no per-feed lookups).
   private orderListeners: VenueListener[] = [];
   private tradeListeners: VenueListener[] = [];
@@ -90,7 +90,7 @@ export class VenueState {
 
   /**
    * A new order event of type `t` about the order in `slot` (-1 for `e`), written as a row of the
-   * command log (`rows`: the caller sets what its type carries, then calls `told`), or -1 when
+   * command's outbox (`rows`, see `OrderEventRows.add`: the caller sets what its type carries, then calls `told`), or -1 when
    * no listener takes order events. The row keeps the order's fill and state as of now.
    */
   orderRow(t: OrderFeedType, userId: number, slot: number, eid: number): number {
@@ -98,18 +98,18 @@ export class VenueState {
     const o = this.orders;
     const filled = slot >= 0 ? o.filled(slot) : -1;
     const state = slot >= 0 ? o.state(slot) : -1;
-    return this.log.feedRow(t, userId, slot, eid, filled, state);
+    return this.outbox.events.add(t, userId, slot, eid, filled, state);
   }
 
   /** `orderRow` from a caller that knows the order's filled lots and state (the fast lane): the record is not read. */
   orderRowAs(t: OrderFeedType, userId: number, slot: number, eid: number, filled: number, state: number): number {
     if (this.orderListeners.length === 0) return -1;
-    return this.log.feedRow(t, userId, slot, eid, filled, state);
+    return this.outbox.events.add(t, userId, slot, eid, filled, state);
   }
 
   /** The rows `orderRow` writes. */
   get rows(): OrderEventRows {
-    return this.log.rows;
+    return this.outbox.events;
   }
 
   /** After an order event row is complete: inside a command it waits for the commit, outside one the listeners hear it now. */
@@ -124,22 +124,22 @@ export class VenueState {
    */
   emitTrade(market: Market, tradeNumber: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
     const { nowSec, nowNanos } = this.clock;
-    if (this.busy) this.log.tradeRow(market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
-    else this.log.tradeNow(this.tradeListeners, market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
+    if (this.busy) this.outbox.tradeRow(market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
+    else this.outbox.tradeNow(this.tradeListeners, market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
   }
 
   /** `announce('bookChanged', market)` without the lookup by name (once per command that moved a book), and nothing when nobody listens. */
   bookChanged(market: Market): void {
     const book = this.hooked.book;
     if (book.length === 0) return;
-    if (this.busy) this.log.bookChanged(market);
+    if (this.busy) this.outbox.bookChanged(market);
     else for (const l of book) l.bookChanged!(market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
   announce<K extends keyof VenueListener>(hook: K, ...args: Parameters<NonNullable<VenueListener[K]>>): void {
     if (this.busy) {
-      this.log.announce(hook, args[0], args[1]);
+      this.outbox.announce(hook, args[0], args[1]);
       return;
     }
     for (const l of this.listeners) {

@@ -1,10 +1,9 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Account } from '../../src/venue/account.ts';
-import { CommandFailedError } from '../../src/venue/command-log.ts';
-import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
 import type { Venue } from '../../src/venue/venue.ts';
 import { applyBothPathsCmd, bothPathsCmds, venueWithBothPaths } from './both-margin-paths.ts';
+import { outcomeFailingAt } from './fault-outcome.ts';
 
 /**
  * A resting order's margin and counts are taken back by their inverse when its command fails
@@ -14,8 +13,6 @@ import { applyBothPathsCmd, bothPathsCmds, venueWithBothPaths } from './both-mar
  * cancel one order, all of an account's (several inverses of one account in one command) and
  * let self-trade prevention cancel resting orders.
  */
-
-afterEach(() => setFaultHook(undefined));
 
 function make() {
   return venueWithBothPaths({ selfTradePrevention: true });
@@ -54,18 +51,8 @@ describe('a resting order taken back by its inverse', () => {
             continue;
           }
           const bigBefore = failing.users.some((a) => a.openOrdersIm > 0n && failing.venue.openOrders(a).some((o) => o.market!.imFactor === undefined || o.priceTicks * (o.qtyLots - o.filledLots) > 2 ** 53));
-          const steps: string[] = [];
-          setFaultHook((s) => {
-            steps.push(s);
-            if (steps.length === step + 1) throw new InjectedFault(s);
-          });
-          try {
-            apply(failing.venue, failing.users, c);
-          } catch (e) {
-            expect(e).toBeInstanceOf(CommandFailedError);
-          }
-          setFaultHook(undefined);
-          if (steps.length <= step) apply(twin.venue, twin.users, c);
+          const { steps, failed } = outcomeFailingAt(step, () => apply(failing.venue, failing.users, c));
+          if (!failed) apply(twin.venue, twin.users, c);
           else {
             failedAt.add(steps[step]!);
             if (bigBefore) bigVictims++;

@@ -6,6 +6,7 @@ import { CommandFailedError } from '../../src/venue/command-log.ts';
 import type { ExternalLiquidity } from '../../src/venue/external-liquidity.ts';
 import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
 import { makeVenue, place, type TestVenue } from './fixtures.ts';
+import { outcomeFailingAt } from './fault-outcome.ts';
 import { RecordedOrdersOracle } from './recorded-orders-oracle.ts';
 
 /**
@@ -140,19 +141,9 @@ describe('recorded liquidity as lot totals in the book equals one book order per
             apply(other, s);
             continue;
           }
-          const seen: string[] = [];
-          setFaultHook((name) => {
-            seen.push(name);
-            if (seen.length === failAt + 1) throw new InjectedFault(name);
-          });
           const recordedBefore = failing.btc.book.l3().bids.concat(failing.btc.book.l3().asks).some((l) => l.orders.some((o) => o.orderId >= 2 ** 30));
-          try {
-            apply(failing, s);
-          } catch (e) {
-            expect(e).toBeInstanceOf(CommandFailedError);
-          }
-          setFaultHook(undefined);
-          if (seen.length <= failAt) apply(other, s);
+          const { failed } = outcomeFailingAt(failAt, () => apply(failing, s));
+          if (!failed) apply(other, s);
           else if (recordedBefore) undoneWithRecorded++;
           expect(observed(failing)).toEqual(observed(other));
         }
