@@ -96,29 +96,29 @@ export class IntervalColumns {
     }
   }
 
-  /** Volume of the bucket `start` would land in after adding `qty`, for overflow checks. */
-  volumeAfter(start: number, qty: number): number {
+  /** Volume of bucket `start` so far: the open bucket's when it is `start`, else 0 (a bucket not begun). */
+  volumeAt(start: number): number {
     const n = this.starts.length;
-    return n > 0 && this.starts[n - 1] === start ? this.openValue(O_VOLUME) + qty : qty;
+    return n > 0 && this.starts[n - 1] === start ? this.openValue(O_VOLUME) : 0;
   }
 
   /**
    * A trade at a new second, in this interval's bucket `start`, at `price` (a coarser interval:
-   * before the finest starts its bucket). The second that ends joins the open bucket's base when
-   * the trade lands in it, else the open bucket closes (its numbers into the arrays) and one
-   * opens at `start` with an empty base.
+   * before the finest starts its bucket). The second that ends joins the open bucket's base
+   * (`openValue`'s merge, written back) when the trade lands in it, else the open bucket closes
+   * (its numbers into the arrays) and one opens at `start` with an empty base.
    */
   roll(start: number, price: number): void {
     const n = this.starts.length;
     if (n > 0) {
       const open = this.open;
       const o = this.o;
-      const empty = open[o + O_VOLUME] === 0;
-      open[o + O_HIGH] = empty ? open[O_HIGH]! : Math.max(open[o + O_HIGH]!, open[O_HIGH]!);
-      open[o + O_LOW] = empty ? open[O_LOW]! : Math.min(open[o + O_LOW]!, open[O_LOW]!);
+      // High and low first: their merge reads whether the base is empty (its volume, written last).
+      open[o + O_HIGH] = this.openValue(O_HIGH);
+      open[o + O_LOW] = this.openValue(O_LOW);
       open[o + O_CLOSE] = open[O_CLOSE]!;
-      open[o + O_VOLUME] = open[o + O_VOLUME]! + open[O_VOLUME]!;
-      open[o + O_BUY] = open[o + O_BUY]! + open[O_BUY]!;
+      open[o + O_VOLUME] = this.openValue(O_VOLUME);
+      open[o + O_BUY] = this.openValue(O_BUY);
       if (this.starts[n - 1] === start) return;
       this.close(n - 1);
     }

@@ -94,12 +94,12 @@ export class CandleSeries {
    * trades only ever land in the latest buckets: no bucket's volume exceeds the day's.
    */
   volumeRoomLots(sec: number): number {
-    return Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
+    return Number.MAX_SAFE_INTEGER - this.day.volumeAt(startOf(sec, this.day.width));
   }
 
   /** Whether a trade of `qtyLots` at `sec` fits `volumeRoomLots` (a boolean: the room is a double past the small integers, boxed when returned). */
   volumeFits(sec: number, qtyLots: number): boolean {
-    return qtyLots <= Number.MAX_SAFE_INTEGER - this.day.volumeAfter(startOf(sec, this.day.width), 0);
+    return qtyLots <= Number.MAX_SAFE_INTEGER - this.day.volumeAt(startOf(sec, this.day.width));
   }
 
   /**
@@ -141,10 +141,9 @@ export class CandleSeries {
     // The day's bucket is the fullest (see `volumeRoomLots`): if it fits, every bucket does.
     if (!this.volumeFits(sec, qtyLots)) throw new RangeError('addTrade: 1d candle volume would exceed Number.MAX_SAFE_INTEGER');
     const isBuy = aggressorSide === 'B';
-    // The same second as the last trade: it lands in the open second (every interval's open
-    // bucket has it).
-    if (sec === this.lastSec) return addToSecond(this.open, priceTicks, qtyLots, isBuy);
-    // A new second: the coarser intervals take in the second that ends, then the finest opens one.
+    // A new second (the last trade's second took the early path above, or one of the checks
+    // threw: they are the early path's, and `volumeFits` adds the same two volumes): the coarser
+    // intervals take in the second that ends, then the finest opens one.
     const columns = this.columns;
     for (let i = columns.length - 1; i >= 1; i--) {
       const col = columns[i]!;

@@ -145,7 +145,7 @@ export class SessionStats {
 
   /** The current stats (a fresh object). Before any trade: all undefined except volume 0. */
   snapshot(): SessionStatsSnapshot {
-    if (this.shown !== undefined) return snapshotFrom(this.shown, this.shownAt, { lastTicks: undefined, lastQtyLots: undefined, openTicks: undefined, highTicks: undefined, lowTicks: undefined, volumeLots: 0 });
+    if (this.shown !== undefined) return snapshotFrom(this.shown, this.shownAt);
     return {
       lastTicks: orUndefined(this.lastTicks),
       lastQtyLots: orUndefined(this.lastQtyLots),
@@ -241,15 +241,16 @@ export const SNAPSHOT_NUMBERS = 6;
 /** Numbers `SessionStats.saveTo` writes. */
 export const STATS_SAVED = 8;
 
-/** Fills `into` with the snapshot the stats saved at `saved[at]` (`saveTo`) would have given. */
-export function snapshotFrom(saved: Float64Array, at: number, into: SessionStatsSnapshot): SessionStatsSnapshot {
-  into.lastTicks = orUndefined(saved[at + 2]!);
-  into.lastQtyLots = orUndefined(saved[at + 3]!);
-  into.openTicks = orUndefined(saved[at + 4]!);
-  into.highTicks = orUndefined(saved[at + 5]!);
-  into.lowTicks = orUndefined(saved[at + 6]!);
-  into.volumeLots = saved[at + 7]!;
-  return into;
+/** The snapshot the stats saved at `saved[at]` (`saveTo`) would have given (a fresh object). */
+export function snapshotFrom(saved: Float64Array, at: number): SessionStatsSnapshot {
+  return {
+    lastTicks: orUndefined(saved[at + 2]!),
+    lastQtyLots: orUndefined(saved[at + 3]!),
+    openTicks: orUndefined(saved[at + 4]!),
+    highTicks: orUndefined(saved[at + 5]!),
+    lowTicks: orUndefined(saved[at + 6]!),
+    volumeLots: saved[at + 7]!,
+  };
 }
 
 function orUndefined(n: number): number | undefined {

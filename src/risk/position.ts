@@ -1,4 +1,5 @@
 import type { Side } from '../core/types.ts';
+import { FifoLots } from './fifo-lots.ts';
 
 /**
  * One account's position in one instrument, in integer ticks and lots.
@@ -28,23 +29,8 @@ export class Position {
   private openCostN = 0;
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
-  // Open lots, oldest first: (price, size) pairs of `lotPairs` from pair `head` up to pair `len`
-  // (one array for the position's life; its layout is no state of the position: see `openLots`).
-  // While a save of the running command holds the position (`saveTo`, `pin`), lots are only
-  // appended: closing part of the oldest lot counts `headUsedLots` instead of rewriting its size
-  // and going flat moves `head` past every lot, so the saved (head, len) still describes the
-  // position before the command. Once free (the next command's save, or no save at all) the
-  // closed lots are reclaimed in place (`reclaim`): no array per flat position (each used to
-  // start two new arrays, ~14 MB of garbage per `venue.mix` pass). A plain array, not a typed
-  // one: it grows in the heap as lots are appended (a typed array's growth is a new buffer, off
-  // the heap past 64 bytes, whose external memory set off extra scavenges).
-  private readonly lotPairs: number[] = [];
-  private len = 0;
-  private head = 0;
-  private headUsedLots = 0;
-  /** The undo journal of the last `saveTo` and its command number then: the storage is pinned while they match. */
-  private pin: { readonly epoch: number } | undefined = undefined;
-  private pinEpoch = 0;
+  /** Open lots, oldest first (FIFO matching), pinned by a save of the running command. */
+  private readonly lots = new FifoLots();
 
   /** Cumulative Σ priceTicks × lots of buys and sells. */
   get buyNotionalTicks(): bigint {
@@ -114,8 +100,9 @@ export class Position {
     let realized = 0;
     // Close opposite lots first (FIFO).
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.lotPairs[2 * this.head]!;
-      const closed = this.closeHead(direction, remaining);
+      const lotPrice = this.lots.headPrice();
+      const closed = this.lots.closeHead(remaining);
+      this.netLots += direction * closed;
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
       this.openCostN -= lotPrice * closed;
@@ -140,8 +127,9 @@ export class Position {
     let remaining = qtyLots;
     let realized = 0n;
     while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
-      const lotPrice = this.lotPairs[2 * this.head]!;
-      const closed = this.closeHead(direction, remaining);
+      const lotPrice = this.lots.headPrice();
+      const closed = this.lots.closeHead(remaining);
+      this.netLots += direction * closed;
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
       big.openCost -= tickLots(lotPrice, closed);
@@ -153,53 +141,14 @@ export class Position {
     return realized;
   }
 
-  /**
-   * Closes up to `lots` of the oldest open lot (whose price is `lotPairs[2 * head]`) against a fill
-   * in `direction`; the caller checked that the position is open the other way. Returns the lots
-   * closed. The FIFO bookkeeping both money paths (numbers and bigint) share.
-   */
-  private closeHead(direction: number, lots: number): number {
-    const lotSize = this.lotPairs[2 * this.head + 1]! - this.headUsedLots;
-    const closed = Math.min(lotSize, lots);
-    this.netLots += direction * closed;
-    if (closed === lotSize) {
-      this.head++;
-      this.headUsedLots = 0;
-    } else {
-      this.headUsedLots += closed;
-    }
-    return closed;
-  }
-
   /** After the FIFO closing loop: opens what is left, clears when flat. */
   private afterClosing(direction: number, priceTicks: number, remaining: number): void {
     // Whatever is left opens (or adds to) a position on the fill's side.
     if (remaining > 0) {
-      // Written at or below the array's end: appended (the array grows) or over a reclaimed pair.
-      this.lotPairs[2 * this.len] = priceTicks;
-      this.lotPairs[2 * this.len + 1] = remaining;
-      this.len++;
+      this.lots.append(priceTicks, remaining);
       this.netLots += direction * remaining;
     }
-    if (this.netLots === 0) this.clearLots();
-  }
-
-  /** True when no save of the running command holds the lot storage (it may be rewritten). */
-  private lotsFree(): boolean {
-    return this.pin === undefined || this.pin.epoch !== this.pinEpoch;
-  }
-
-  /**
-   * Moves the open lots to the front of the storage, in place, when at least half of the pairs
-   * it holds are closed (so the copy is paid for by the closed lots) and no save holds it.
-   */
-  private reclaim(): void {
-    const head = this.head;
-    if (head === 0 || 2 * head < this.len || !this.lotsFree()) return;
-    const pairs = this.lotPairs;
-    for (let i = 2 * head, o = 0; i < 2 * this.len; i++, o++) pairs[o] = pairs[i]!;
-    this.len -= head;
-    this.head = 0;
+    if (this.netLots === 0) this.lots.clear();
   }
 
   /** Unrealized PnL at `markTicks`, in tick·lots. */
@@ -231,28 +180,19 @@ export class Position {
 
   /** Number of open FIFO lots (for tests and memory checks). */
   get openLotCount(): number {
-    return this.len - this.head;
+    return this.lots.count;
   }
 
   /** The open lots, oldest first, as [priceTicks, lots] (the oldest less what was closed of it). */
   openLots(): [number, number][] {
-    const out: [number, number][] = [];
-    for (let i = this.head; i < this.len; i++) out.push([this.lotPairs[2 * i]!, this.lotPairs[2 * i + 1]! - (i === this.head ? this.headUsedLots : 0)]);
-    return out;
-  }
-
-  /** Flat: no open lot (`head` past every lot; the storage rewound when free). */
-  private clearLots(): void {
-    this.head = this.len;
-    this.headUsedLots = 0;
-    this.reclaim();
+    return this.lots.list();
   }
 
   /**
    * Writes what puts the position back as it is now (the venue's undo of a failed command):
    * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the big totals (copied: they change in
    * place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot storage for the
-   * command of `out.epoch` (see `lotPairs`). O(1), no allocation while the totals are numbers.
+   * command of `out.epoch` (see `FifoLots`). O(1), no allocation while the totals are numbers.
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
     this.saveNumbersTo(nums, at, out);
@@ -265,7 +205,8 @@ export class Position {
    */
   saveNumbersTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
     // The command before is over: what it closed is reclaimed before this one pins the storage.
-    this.reclaim();
+    const lots = this.lots;
+    lots.reclaim();
     nums[at] = this.netLots;
     nums[at + 1] = this.buyLots;
     nums[at + 2] = this.sellLots;
@@ -274,13 +215,10 @@ export class Position {
     nums[at + 5] = this.sellN;
     nums[at + 6] = this.realizedN;
     nums[at + 7] = this.openCostN;
-    nums[at + 8] = this.head;
-    nums[at + 9] = this.headUsedLots;
-    nums[at + 10] = this.len;
-    // The venue's journal is the same object command after command: no pointer store (and its
-    // write barrier) per save.
-    if (this.pin !== pin) this.pin = pin;
-    this.pinEpoch = pin.epoch;
+    nums[at + 8] = lots.head;
+    nums[at + 9] = lots.headUsedLots;
+    nums[at + 10] = lots.len;
+    lots.pinFor(pin);
   }
 
   /** Puts the position back as `saveTo` saw it (later fills only appended to the lot storage). */
@@ -300,9 +238,10 @@ export class Position {
     this.sellN = nums[at + 5]!;
     this.realizedN = nums[at + 6]!;
     this.openCostN = nums[at + 7]!;
-    this.head = nums[at + 8]!;
-    this.headUsedLots = nums[at + 9]!;
-    this.len = nums[at + 10]!;
+    const lots = this.lots;
+    lots.head = nums[at + 8]!;
+    lots.headUsedLots = nums[at + 9]!;
+    lots.len = nums[at + 10]!;
     this.big = undefined;
   }
 

@@ -37,19 +37,6 @@ export const enum Mr {
   PerMarket = 11,
 }
 
-// The same numbers as module constants, for the files and tests off the hot path.
-export const M_COUNT = Mr.Count;
-export const M_LOTS = Mr.Lots;
-export const M_SAVED = Mr.Saved;
-export const M_IM_NOTIONAL = Mr.ImNotional;
-export const M_TRADED = Mr.Traded;
-export const M_NET = Mr.Net;
-export const M_COST = Mr.Cost;
-export const M_SAVED_POSITION = Mr.SavedPosition;
-export const M_REALIZED = Mr.Realized;
-export const M_TAKER = Mr.Taker;
-export const M_MAKER = Mr.Maker;
-export const PER_MARKET = Mr.PerMarket;
 /** How many pending counters `savePending` writes. */
 export const PENDING_SAVED = 3;
 /** How many numbers `Account.saveMoney` writes (the market row's open count, lots and margin notional). */
@@ -72,7 +59,7 @@ export function countFill(rows: number[], m: number, realizedTicks: number, noti
   return true;
 }
 
-/** Copies the `PENDING_SAVED` counters from `from[f]` to `to[t]` (a row's, at `M_REALIZED` on, and a saved run, either way). */
+/** Copies the `PENDING_SAVED` counters from `from[f]` to `to[t]` (a row's, at `Mr.Realized` on, and a saved run, either way). */
 export function copyPending(from: ArrayLike<number>, f: number, to: { [i: number]: number }, t: number): void {
   to[t] = from[f]!;
   to[t + 1] = from[f + 1]!;
@@ -108,13 +95,10 @@ export const enum Tm {
   OrderIm = 2,
   Count = 3,
 }
-export const T_CASH = Tm.Cash;
-export const T_OPEN_IM_BIG = Tm.OpenImBig;
-export const T_ORDER_IM = Tm.OrderIm;
 export const APPROX_TERMS = Tm.Count;
 
 /**
- * Whether `approx[T_ORDER_IM]` (≈ the initial margin of a new order, as a double) more initial margin
+ * Whether `approx[Tm.OrderIm]` (≈ the initial margin of a new order, as a double) more initial margin
  * fits: openOrdersIm + positions' initial margin + im ≤ equity. Decided in doubles, without a
  * bigint, when the slack is clearly away from zero: 1 fits, -1 does not, 0 too close to call
  * (or a value is not representable here), and the caller decides exactly. Why this is exact:

@@ -2,7 +2,7 @@ import type { Money } from '../core/money.ts';
 import type { Position } from '../risk/position.ts';
 import { AccountOpenOrders } from './account-open-orders.ts';
 import { AccountPosition } from './account-position.ts';
-import { APPROX_TERMS, PENDING_SAVED, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
+import { APPROX_TERMS, MONEY_SAVED, PENDING_SAVED, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
 import type { Market } from './market.ts';
 
 export { AccountPosition, marginOf } from './account-position.ts';
@@ -187,10 +187,7 @@ export class Account extends AccountOpenOrders {
 
   /** Money (account-wide) and open-order numbers in market `marketIndex`, as `restoreMoney` takes them back: `MONEY_SAVED` numbers. */
   saveMoney(marketIndex: number, nums: Float64Array, at: number, out: { ref(value: unknown): void }): void {
-    const m = this.marketRow(marketIndex);
-    nums[at] = this.byMarket[m + Mr.Count]!;
-    nums[at + 1] = this.byMarket[m + Mr.Lots]!;
-    nums[at + 2] = this.byMarket[m + Mr.ImNotional]!;
+    this.saveOpenRow(this.marketRow(marketIndex), nums, at);
     out.ref(this.cashBase);
     out.ref(this.adjustments);
     out.ref(this.openImBig);
@@ -201,10 +198,22 @@ export class Account extends AccountOpenOrders {
     this.setCashBase(refs[refAt] as Money);
     this.adjustments = refs[refAt + 1] as Money;
     this.setOpenImBig(refs[refAt + 2] as Money);
-    const m = this.marketRow(marketIndex);
-    this.byMarket[m + Mr.Count] = nums[at]!;
-    this.byMarket[m + Mr.Lots] = nums[at + 1]!;
-    this.byMarket[m + Mr.ImNotional] = nums[at + 2]!;
+    this.restoreOpenRow(this.marketRow(marketIndex), nums, at);
+  }
+
+  /** The row at `m`'s open-order numbers (count, lots, margin notional): `MONEY_SAVED` numbers at `nums[at]`. */
+  private saveOpenRow(m: number, nums: Float64Array, at: number): void {
+    const rows = this.byMarket;
+    nums[at] = rows[m + Mr.Count]!;
+    nums[at + 1] = rows[m + Mr.Lots]!;
+    nums[at + 2] = rows[m + Mr.ImNotional]!;
+  }
+
+  private restoreOpenRow(m: number, nums: Float64Array, at: number): void {
+    const rows = this.byMarket;
+    rows[m + Mr.Count] = nums[at]!;
+    rows[m + Mr.Lots] = nums[at + 1]!;
+    rows[m + Mr.ImNotional] = nums[at + 2]!;
   }
 
   /** The realized trading PnL pending as a tick·lot counter in market `marketIndex` (0 before its row exists). */
@@ -218,26 +227,20 @@ export class Account extends AccountOpenOrders {
   }
 
   /**
-   * What a usual fill changes of market `marketIndex`'s row (fill-undo.ts): the open count, lots and
-   * margin notional, then the pending counters, as `FILL_ROW_SAVED` numbers at `nums[at]`.
+   * What a usual fill changes of market `marketIndex`'s row (fill-undo.ts): `saveMoney`'s open-order
+   * numbers, then `savePending`'s counters, as `FILL_ROW_SAVED` numbers at `nums[at]`.
    */
   saveFillRow(marketIndex: number, nums: Float64Array, at: number): void {
     const m = this.marketRow(marketIndex);
-    const rows = this.byMarket;
-    nums[at] = rows[m + Mr.Count]!;
-    nums[at + 1] = rows[m + Mr.Lots]!;
-    nums[at + 2] = rows[m + Mr.ImNotional]!;
-    copyPending(rows, m + Mr.Realized, nums, at + 3);
+    this.saveOpenRow(m, nums, at);
+    copyPending(this.byMarket, m + Mr.Realized, nums, at + MONEY_SAVED);
   }
 
   /** Puts back what `saveFillRow` wrote (the position's numbers in the row: `syncPosition`). */
   restoreFillRow(marketIndex: number, nums: Float64Array, at: number): void {
     const m = this.marketRow(marketIndex);
-    const rows = this.byMarket;
-    rows[m + Mr.Count] = nums[at]!;
-    rows[m + Mr.Lots] = nums[at + 1]!;
-    rows[m + Mr.ImNotional] = nums[at + 2]!;
-    copyPending(nums, at + 3, rows, m + Mr.Realized);
+    this.restoreOpenRow(m, nums, at);
+    copyPending(nums, at + MONEY_SAVED, this.byMarket, m + Mr.Realized);
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */

@@ -17,23 +17,23 @@ import { STATS_SAVED } from '../../src/market/session-stats.ts';
 describe('the layouts the hot files of a fill write (accounts, the fill, its undo, the trade row)', () => {
   it("is account-rows.ts's in account.ts: the row's numbers and the pre-check's terms", () => {
     expect([AccountMr.Count, AccountMr.Lots, AccountMr.ImNotional, AccountMr.Traded, AccountMr.Net, AccountMr.Cost, AccountMr.Realized, AccountMr.Taker, AccountMr.Maker, AccountMr.PerMarket]).toEqual([
-      R.M_COUNT, R.M_LOTS, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_REALIZED, R.M_TAKER, R.M_MAKER, R.PER_MARKET,
+      R.Mr.Count, R.Mr.Lots, R.Mr.ImNotional, R.Mr.Traded, R.Mr.Net, R.Mr.Cost, R.Mr.Realized, R.Mr.Taker, R.Mr.Maker, R.Mr.PerMarket,
     ]);
-    expect([AccountTm.Cash, AccountTm.OpenImBig, AccountTm.OrderIm]).toEqual([R.T_CASH, R.T_OPEN_IM_BIG, R.T_ORDER_IM]);
+    expect([AccountTm.Cash, AccountTm.OpenImBig, AccountTm.OrderIm]).toEqual([R.Tm.Cash, R.Tm.OpenImBig, R.Tm.OrderIm]);
   });
 
   it("is account-rows.ts's and order-record.ts's in account-open-orders.ts", () => {
     expect([OpenMr.Count, OpenMr.Lots, OpenMr.Saved, OpenMr.ImNotional, OpenMr.Traded, OpenMr.SavedPosition, OpenMr.PerMarket]).toEqual([
-      R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_SAVED_POSITION, R.PER_MARKET,
+      R.Mr.Count, R.Mr.Lots, R.Mr.Saved, R.Mr.ImNotional, R.Mr.Traded, R.Mr.SavedPosition, R.Mr.PerMarket,
     ]);
     expect([OpenRec.Bits, OpenRec.Price, OpenRec.Qty, OpenRec.Filled, OpenRec.ImBig]).toEqual([L.F_BITS, L.F_PRICE, L.F_QTY, L.F_FILLED, L.B_IM_BIG]);
   });
 
   it('leaves every number of a row its own place, the pending counters last and in copyPending\'s order', () => {
-    const all = [R.M_COUNT, R.M_LOTS, R.M_SAVED, R.M_IM_NOTIONAL, R.M_TRADED, R.M_NET, R.M_COST, R.M_SAVED_POSITION, R.M_REALIZED, R.M_TAKER, R.M_MAKER];
-    expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: R.PER_MARKET }, (_, i) => i));
-    expect([R.M_REALIZED + 1, R.M_REALIZED + 2]).toEqual([R.M_TAKER, R.M_MAKER]);
-    expect(R.M_REALIZED + R.PENDING_SAVED).toBe(R.PER_MARKET); // last: they end the row, all PENDING_SAVED of them
+    const all = [R.Mr.Count, R.Mr.Lots, R.Mr.Saved, R.Mr.ImNotional, R.Mr.Traded, R.Mr.Net, R.Mr.Cost, R.Mr.SavedPosition, R.Mr.Realized, R.Mr.Taker, R.Mr.Maker];
+    expect([...all].sort((a, b) => a - b)).toEqual(Array.from({ length: R.Mr.PerMarket }, (_, i) => i));
+    expect([R.Mr.Realized + 1, R.Mr.Realized + 2]).toEqual([R.Mr.Taker, R.Mr.Maker]);
+    expect(R.Mr.Realized + R.PENDING_SAVED).toBe(R.Mr.PerMarket); // last: they end the row, all PENDING_SAVED of them
   });
 
   it("is order-record.ts's in a fill (trade-fills.ts) and in the record's undo (undo.ts)", () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { APPROX_TERMS, M_COST, M_IM_NOTIONAL, M_NET, PER_MARKET, T_CASH, T_ORDER_IM, marginFitsApprox } from '../../src/venue/account-rows.ts';
+import { APPROX_TERMS, Mr, Tm, marginFitsApprox } from '../../src/venue/account-rows.ts';
 import type { Market } from '../../src/venue/market.ts';
 
 /**
@@ -39,14 +39,14 @@ function exactSlack(c: Case, cash: bigint): bigint {
 function check(c: Case): { fits: number; slack: bigint } {
   const zeroCash = exactSlack(c, 0n);
   const cash = -zeroCash + BigInt(c.slackTickLots) * TICK_LOT_MONEY + c.slackUnits;
-  const rows = new Array<number>(PER_MARKET).fill(0);
-  rows[M_IM_NOTIONAL] = c.openNotionalTicks;
-  rows[M_NET] = c.netLots;
-  rows[M_COST] = c.costTicks;
+  const rows = new Array<number>(Mr.PerMarket).fill(0);
+  rows[Mr.ImNotional] = c.openNotionalTicks;
+  rows[Mr.Net] = c.netLots;
+  rows[Mr.Cost] = c.costTicks;
   const market = { markTicks: c.markTicks, tickLotMoneyApprox: Number(TICK_LOT_MONEY), imPerTickLotApprox: Number(IM_PER_TICK_LOT), takerFeeApprox: 0, makerFeeApprox: 0 } as unknown as Market;
   const approx = new Float64Array(APPROX_TERMS);
-  approx[T_CASH] = Number(cash);
-  approx[T_ORDER_IM] = Number(BigInt(c.orderImTicks) * IM_PER_TICK_LOT);
+  approx[Tm.Cash] = Number(cash);
+  approx[Tm.OrderIm] = Number(BigInt(c.orderImTicks) * IM_PER_TICK_LOT);
   return { fits: marginFitsApprox(rows, [market], [undefined], approx), slack: exactSlack(c, cash) };
 }
 

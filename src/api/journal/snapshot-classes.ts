@@ -1,4 +1,5 @@
 import { RandomStream } from '../../random/random-stream.ts';
+import { FifoLots } from '../../risk/fifo-lots.ts';
 import { Position } from '../../risk/position.ts';
 import { Account, AccountPosition } from '../../venue/account.ts';
 import { OrderView } from '../../venue/order-view.ts';
@@ -10,4 +11,4 @@ import { OrderView } from '../../venue/order-view.ts';
  * missing here makes a restore from a snapshot refuse and replay the whole journal instead
  * (test/hardening/snapshots.test.ts fails first).
  */
-export const SNAPSHOT_CLASSES = [Account, AccountPosition, OrderView, Position, RandomStream];
+export const SNAPSHOT_CLASSES = [Account, AccountPosition, OrderView, Position, FifoLots, RandomStream];
