@@ -50,13 +50,21 @@ function fingerprint(venue: Venue): unknown {
 }
 
 /**
- * A position's fields but the layout of its lot storage (which pairs of which array, and the
+ * A position's numbers but the layout of its lot storage (which pairs of which array, and the
  * save holding it): the next command's save may reclaim that in place, which is no change of
  * state. The lots themselves are compared through `openLots`.
  */
 function positionState(p: Position): Record<string, unknown> {
-  const { lotPairs: _pairs, len: _len, head: _head, pin: _pin, pinEpoch: _epoch, ...state } = p as unknown as Record<string, unknown>;
-  return state;
+  return {
+    net: p.netLots,
+    bought: p.buyLots,
+    sold: p.sellLots,
+    version: p.version,
+    buy: p.buyNotionalTicks,
+    sell: p.sellNotionalTicks,
+    realized: p.realizedTicks,
+    openCost: p.openCostTicks,
+  };
 }
 
 /** Counts the steps a command reaches, or throws at step `failAt` (1-based). */
