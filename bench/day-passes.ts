@@ -16,6 +16,7 @@ import { loadScenario } from '../src/scenario/load.ts';
 import { buildSimulation } from '../src/sim/build.ts';
 import { attachEventLog } from '../src/sim/event-log/recorder.ts';
 import type { RowTapeData, SpareTape } from '../src/sim/event-log/row-tape.ts';
+import { cpuSeconds } from './harness.ts';
 
 const minutes = Number(process.argv[2] ?? 15);
 const passes = Number(process.argv[3] ?? 3);
@@ -36,10 +37,10 @@ for (let pass = 1; pass <= passes; pass++) {
     return { nums: tape.nums, ids: tape.ids };
   };
   const recorder = attachEventLog(sim.venue, { onRows });
-  const c0 = process.cpuUsage();
-  sim.runToEnd();
-  recorder.flush();
-  const c = process.cpuUsage(c0);
+  const cpuS = cpuSeconds(() => {
+    sim.runToEnd();
+    recorder.flush();
+  });
   const tapes = hashing ? hash.digest('hex').slice(0, 16) : '-';
-  console.log(`pass ${pass}: ${minutes} min, cpu ${((c.user + c.system) / 1e6).toFixed(3)} s, rows ${recorder.rows}, texts ${texts}, state ${sim.venue.stateHash()}, tapes ${tapes}`);
+  console.log(`pass ${pass}: ${minutes} min, cpu ${cpuS.toFixed(3)} s, rows ${recorder.rows}, texts ${texts}, state ${sim.venue.stateHash()}, tapes ${tapes}`);
 }

@@ -1,12 +1,43 @@
+import { NANOS_PER_SECOND, type TimeNs } from '../core/types.ts';
+
 /**
  * The clock's time arithmetic: an instant plus a delay, exactly, on the clock's own form (Unix
- * seconds and nanoseconds within the second, two safe integers; see sim-clock.ts).
+ * seconds and nanoseconds within the second, two safe integers; see sim-clock.ts), and the
+ * conversions between that form and the exact bigint nanoseconds and the double seconds its
+ * readers see.
  */
 
 /** An instant as (sec, nanos), reused as the result of `delayInto` (no array per scheduled event). */
 export class Instant {
   sec = 0;
   nanos = 0;
+
+  /** Sets this to `ns` nanoseconds since the epoch (split exactly: bigint division). */
+  setNs(ns: TimeNs): this {
+    this.sec = Number(ns / NANOS_PER_SECOND);
+    this.nanos = Number(ns % NANOS_PER_SECOND);
+    return this;
+  }
+
+  /** Whether this is before (sec, nanos). */
+  isBefore(sec: number, nanos: number): boolean {
+    return this.sec < sec || (this.sec === sec && this.nanos < nanos);
+  }
+}
+
+/** (sec, nanos) in exact nanoseconds since the epoch. */
+export function nsOf(sec: number, nanos: number): TimeNs {
+  return BigInt(sec) * NANOS_PER_SECOND + BigInt(nanos);
+}
+
+/**
+ * (sec, nanos) in seconds as a double: exactly `Number(nsOf(sec, nanos)) / 1e9`, without a
+ * bigint. `sec × 10^9` is an exact double while `sec × 1953125` is below 2^53 (sec < 4.6e9,
+ * the year 2115), so adding the nanos rounds once, as `Number` of the exact bigint does; later
+ * times take the bigint path.
+ */
+export function secondsOf(sec: number, nanos: number): number {
+  return sec < 4_000_000_000 ? (sec * 1_000_000_000 + nanos) / 1_000_000_000 : Number(nsOf(sec, nanos)) / 1_000_000_000;
 }
 
 /**

@@ -1,15 +1,12 @@
-import { NANOS_PER_SECOND, type TimeNs } from '../core/types.ts';
+import type { TimeNs } from '../core/types.ts';
 import { EventHeap } from './event-heap.ts';
-import { delayInto, Instant } from './exact-delay.ts';
+import { delayInto, Instant, nsOf, secondsOf } from './exact-delay.ts';
 import { ClockEvent, type ClockCallback, type ScheduledEvent } from './clock-event.ts';
 import { NowQueue } from './now-queue.ts';
 
 export type { ClockCallback, ScheduledEvent } from './clock-event.ts';
 
-// 10^9 and the exact-seconds bound (4·10^9 s: below it `sec × 10^9` is an exact double, as
-// `sec × 1953125 < 2^53`, times 2^9) are written as literals in the per-event code below, as
-// event-heap.ts does its constants: V8 loads a module-level number from the module's context and
-// unboxes it on every use (10^9 is no small integer); a literal is part of the code.
+// 10^9 is a literal in the per-event code below (event-heap.ts says why its constants are).
 
 /**
  * Discrete-event clock with exact nanosecond time.
@@ -43,29 +40,25 @@ export class SimClock {
   /** Insertion seq of the event running now (or that ran last); -1 before the first. */
   private ranSeq = -1;
   private live = 0;
-  /** Scratch result of `delayInto`. */
+  /** Scratch result of `delayInto` and of the bigint times' split. */
   private readonly at = new Instant();
 
   constructor(startNs: TimeNs = 0n) {
     if (startNs < 0n) throw new RangeError('clock start must not be before the Unix epoch');
-    this.sec = Number(startNs / NANOS_PER_SECOND);
-    this.nanos = Number(startNs % NANOS_PER_SECOND);
+    const start = new Instant().setNs(startNs);
+    this.sec = start.sec;
+    this.nanos = start.nanos;
     this.heap = new EventHeap(this.sec);
   }
 
   /** Current time in exact nanoseconds since the epoch. */
   get nowNs(): TimeNs {
-    return BigInt(this.sec) * NANOS_PER_SECOND + BigInt(this.nanos);
+    return nsOf(this.sec, this.nanos);
   }
 
-  /**
-   * Now in seconds as a double: exactly `Number(nowNs) / 1e9`, without a bigint. `sec × 10^9`
-   * is an exact double while `sec × 1953125` is below 2^53 (sec < 4.6e9, the year 2115), so
-   * adding the nanos rounds once, as `Number` of the exact bigint does; later times take the
-   * bigint path.
-   */
+  /** Now in seconds as a double: exactly `Number(nowNs) / 1e9` (`secondsOf`), without a bigint. */
   get nowSeconds(): number {
-    return this.sec < 4_000_000_000 ? (this.sec * 1_000_000_000 + this.nanos) / 1_000_000_000 : Number(this.nowNs) / 1_000_000_000;
+    return secondsOf(this.sec, this.nanos);
   }
 
   /** Unix seconds part of now (the feeds' `ts`). */
@@ -103,18 +96,14 @@ export class SimClock {
     const slot = this.dropCanceledTop();
     if (this.atNow.size > 0) return this.nowNs;
     if (slot < 0) return undefined;
-    const heap = this.heap;
-    return BigInt(heap.secOf(slot)) * NANOS_PER_SECOND + BigInt(heap.nanosOf(slot));
+    return nsOf(this.heap.secOf(slot), this.heap.nanosOf(slot));
   }
 
   /** Schedules `fn(arg)` at an absolute time; throws if that time is in the past. */
   scheduleAt<T>(atNs: TimeNs, fn: ClockCallback<T>, arg?: T): ScheduledEvent {
-    const sec = Number(atNs / NANOS_PER_SECOND);
-    const nanos = Number(atNs % NANOS_PER_SECOND);
-    if (atNs < 0n || sec < this.sec || (sec === this.sec && nanos < this.nanos)) {
-      throw new RangeError(`cannot schedule at ${atNs} ns: the clock is already at ${this.nowNs} ns`);
-    }
-    return this.push(sec, nanos, fn, arg);
+    const at = this.at.setNs(atNs);
+    if (atNs < 0n || at.isBefore(this.sec, this.nanos)) throw new RangeError(`cannot schedule at ${atNs} ns: the clock is already at ${this.nowNs} ns`);
+    return this.push(at.sec, at.nanos, fn, arg);
   }
 
   /** Schedules `fn(arg)` after `delayNs` (a non-negative safe integer) from now. */
@@ -175,11 +164,10 @@ export class SimClock {
    * then sets the clock to `untilNs`. Returns the number of events run.
    */
   runUntil(untilNs: TimeNs): number {
-    const untilSec = Number(untilNs / NANOS_PER_SECOND);
-    const untilNanos = Number(untilNs % NANOS_PER_SECOND);
-    if (untilSec < this.sec || (untilSec === this.sec && untilNanos < this.nanos)) {
-      throw new RangeError(`cannot run until ${untilNs} ns: the clock is already at ${this.nowNs} ns`);
-    }
+    const until = this.at.setNs(untilNs);
+    if (until.isBefore(this.sec, this.nanos)) throw new RangeError(`cannot run until ${untilNs} ns: the clock is already at ${this.nowNs} ns`);
+    const untilSec = until.sec;
+    const untilNanos = until.nanos;
     let ran = 0;
     const heap = this.heap;
     const atNow = this.atNow;

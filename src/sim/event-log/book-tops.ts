@@ -1,3 +1,4 @@
+import type { Side } from '../../core/types.ts';
 import type { Market } from '../../venue/market.ts';
 
 /** What a `book` row shows of a market: the touch and the lots of the five best levels a side. */
@@ -10,14 +11,6 @@ export interface BookTop {
   askDepth: number;
 }
 
-/** One side's part of a `BookTop` as last read, and the book's change count of that side then. */
-class SideRead {
-  changes = Number.NaN;
-  price = Number.NaN;
-  qty = Number.NaN;
-  depth = Number.NaN;
-}
-
 /**
  * The last `book` row written per market, so the event log skips the book changes it cannot
  * see (anything below the fifth level, or a change undone within the instant). An empty side
@@ -25,55 +18,63 @@ class SideRead {
  *
  * A side is read again only when the book's change count of that side moved since it was last
  * read (`OrderBook.changesOf`: it never stands still when a level changed): most book changes
- * touch one side, and reading a side's five levels was most of this check's cost.
+ * touch one side, and reading a side's five levels was most of this check's cost. A side read
+ * is compared with the row and written into it at once (as `SentBooks.readTouch` does the
+ * touch): the row is the last read of each side, so no second copy of it is kept.
  */
 export class BookTops {
   private readonly rows: BookTop[];
-  private readonly bids: SideRead[];
-  private readonly asks: SideRead[];
+  /** The book's change count of each side when it was last read: the bid's at `2 × market.index`, the ask's after it. */
+  private readonly changes: Float64Array;
   /** Columns a side's five best levels are read into: this runs on every book change of a day, so no level objects. */
   private readonly prices = new Float64Array(5);
   private readonly qtys = new Float64Array(5);
 
   constructor(marketCount: number) {
     this.rows = Array.from({ length: marketCount }, () => ({ bid: NaN, bidQty: NaN, ask: NaN, askQty: NaN, bidDepth: NaN, askDepth: NaN }));
-    this.bids = Array.from({ length: marketCount }, () => new SideRead());
-    this.asks = Array.from({ length: marketCount }, () => new SideRead());
+    this.changes = new Float64Array(2 * marketCount).fill(NaN);
   }
 
   /** The market's top now if it differs from the last one returned (which it then becomes), else undefined. */
   changed(market: Market): BookTop | undefined {
-    const bids = this.bids[market.index]!;
-    const asks = this.asks[market.index]!;
+    const at = 2 * market.index;
     const book = market.book;
-    const bidChanges = book.changesOf('B');
-    const askChanges = book.changesOf('S');
-    if (bidChanges === bids.changes && askChanges === asks.changes) return undefined;
-    if (bidChanges !== bids.changes) this.read(market, 'B', bids, bidChanges);
-    if (askChanges !== asks.changes) this.read(market, 'S', asks, askChanges);
+    const changes = this.changes;
     const top = this.rows[market.index]!;
-    if (same(top.bid, bids.price) && same(top.ask, asks.price) && same(top.bidQty, bids.qty) && same(top.askQty, asks.qty) && top.bidDepth === bids.depth && top.askDepth === asks.depth) {
-      return undefined;
+    let moved = false;
+    const bidChanges = book.changesOf('B');
+    if (bidChanges !== changes[at]) {
+      changes[at] = bidChanges;
+      moved = this.read(market, 'B', top);
     }
-    top.bid = bids.price;
-    top.bidQty = bids.qty;
-    top.ask = asks.price;
-    top.askQty = asks.qty;
-    top.bidDepth = bids.depth;
-    top.askDepth = asks.depth;
-    return top;
+    const askChanges = book.changesOf('S');
+    if (askChanges !== changes[at + 1]) {
+      changes[at + 1] = askChanges;
+      if (this.read(market, 'S', top)) moved = true;
+    }
+    return moved ? top : undefined;
   }
 
-  /** Reads a side's touch and five-level depth into `into`, as of the book's change count `changes`. */
-  private read(market: Market, side: 'B' | 'S', into: SideRead, changes: number): void {
+  /** Reads a side's touch and five-level depth into `top`; true when they differ from what it held. */
+  private read(market: Market, side: Side, top: BookTop): boolean {
     const { prices, qtys } = this;
     const levels = market.book.l2Into(side, prices, qtys);
     let depth = 0;
     for (let i = 0; i < levels; i++) depth += qtys[i]!;
-    into.price = levels > 0 ? prices[0]! : NaN;
-    into.qty = levels > 0 ? qtys[0]! : NaN;
-    into.depth = depth;
-    into.changes = changes;
+    const price = levels > 0 ? prices[0]! : NaN;
+    const qty = levels > 0 ? qtys[0]! : NaN;
+    if (side === 'B') {
+      if (same(top.bid, price) && same(top.bidQty, qty) && top.bidDepth === depth) return false;
+      top.bid = price;
+      top.bidQty = qty;
+      top.bidDepth = depth;
+      return true;
+    }
+    if (same(top.ask, price) && same(top.askQty, qty) && top.askDepth === depth) return false;
+    top.ask = price;
+    top.askQty = qty;
+    top.askDepth = depth;
+    return true;
   }
 }
 
