@@ -5,7 +5,7 @@ import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec } from './clock-helpers.ts';
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { TopOfBook } from './top-of-book.ts';
@@ -59,7 +59,7 @@ export class InformedTrader implements Strategy, TickStrategy {
     private readonly env: AgentEnvironment & { index: IndexOracle },
     params: Partial<InformedTraderParams> = {},
   ) {
-    this.p = { ...INFORMED_TRADER_DEFAULTS, ...stripUndefined(params) };
+    this.p = withDefaults(INFORMED_TRADER_DEFAULTS, params);
   }
 
   onStart(port: ExchangePort): void {

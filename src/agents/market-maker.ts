@@ -4,7 +4,7 @@ import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, TimerSlots } from './clock-helpers.ts';
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import type { MarketConditions } from './market-conditions.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
@@ -57,7 +57,7 @@ export class MarketMaker implements Strategy, TickStrategy {
     params: Partial<MarketMakerParams> = {},
     private readonly conditions?: MarketConditions,
   ) {
-    this.p = { ...MARKET_MAKER_DEFAULTS, ...stripUndefined(params) };
+    this.p = withDefaults(MARKET_MAKER_DEFAULTS, params);
     if (!Number.isInteger(this.p.levels) || this.p.levels < 1 || this.p.levels > 20) throw new RangeError(`levels must be an integer from 1 to 20, got ${this.p.levels}`);
     for (const market of env.markets) {
       this.states.set(market.symbol, {

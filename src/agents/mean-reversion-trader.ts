@@ -1,4 +1,4 @@
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import type { AgentEnvironment } from './environment.ts';
 import { ewmaOf, type Ewma } from './ewma.ts';
 import { SignalTrader, type SignalTraderParams } from './signal-trader.ts';
@@ -23,7 +23,7 @@ export class MeanReversionTrader extends SignalTrader {
 
   constructor(env: AgentEnvironment, params: Partial<MeanReversionParams> = {}) {
     super(env, params);
-    this.q = { ...MEAN_REVERSION_DEFAULTS, ...stripUndefined(params) };
+    this.q = withDefaults(MEAN_REVERSION_DEFAULTS, params);
   }
 
   protected target(symbol: string, midTicks: number, tSec: number): number | undefined {

@@ -1,4 +1,4 @@
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import type { AgentEnvironment } from './environment.ts';
 import { ewmaOf, type Ewma } from './ewma.ts';
 import { SignalTrader, type SignalTraderParams } from './signal-trader.ts';
@@ -25,7 +25,7 @@ export class MomentumTrader extends SignalTrader {
 
   constructor(env: AgentEnvironment, params: Partial<MomentumParams> = {}) {
     super(env, params);
-    this.q = { ...MOMENTUM_DEFAULTS, ...stripUndefined(params) };
+    this.q = withDefaults(MOMENTUM_DEFAULTS, params);
   }
 
   protected target(symbol: string, midTicks: number, tSec: number): number | undefined {

@@ -5,7 +5,7 @@ import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { BookSampler } from './book-sampler.ts';
@@ -67,7 +67,7 @@ export class NoiseTrader implements Strategy, TickStrategy {
     private readonly env: AgentEnvironment,
     params: Partial<NoiseTraderParams> = {},
   ) {
-    this.p = { ...NOISE_TRADER_DEFAULTS, ...stripUndefined(params) };
+    this.p = withDefaults(NOISE_TRADER_DEFAULTS, params);
   }
 
   onStart(port: ExchangePort): void {

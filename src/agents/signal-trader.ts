@@ -4,7 +4,7 @@ import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { BookSampler } from './book-sampler.ts';
@@ -50,7 +50,7 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
     protected readonly env: AgentEnvironment,
     params: Partial<SignalTraderParams>,
   ) {
-    this.base = { ...SIGNAL_TRADER_DEFAULTS, ...stripUndefined(params) };
+    this.base = withDefaults(SIGNAL_TRADER_DEFAULTS, params);
   }
 
   /**
