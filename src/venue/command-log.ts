@@ -122,7 +122,7 @@ export class CommandLog {
 
   private rollBack(): void {
     try {
-      this.journal.rollBack(undoEntry, this.counters.orders);
+      this.journal.rollBack(undoEntry, this.counters);
       // The orders the command made, after every entry that touched them ran.
       this.counters.orders.undoAllocations();
     } finally {

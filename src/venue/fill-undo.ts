@@ -2,6 +2,7 @@ import type { Account } from './account.ts';
 import type { AccountPosition } from './account-position.ts';
 import type { Market } from './market.ts';
 import type { UndoJournal } from './undo-journal.ts';
+import type { VenueState } from './venue-state.ts';
 import { FILL_ROW_SAVED } from './account-rows.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 
@@ -50,28 +51,29 @@ export function isUsualFill(account: Account, p: AccountPosition | undefined, ma
  */
 export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPosition, market: Market): void {
   const mi = market.index;
-  const at = j.entry(U_FILL, 3 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
+  const at = j.entry(U_FILL, 4 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
   const nums = j.nums;
   nums[at] = mi;
+  // The account by its id (the undo finds it in the venue's state): no reference in the entry.
+  nums[at + 3] = account.id;
   // The venue's fee counters of the market (`VenueState.collectFeeTicks`): a usual fill is what
   // changes them, so the market's whole state is not saved for it (`touchMarket`).
   nums[at + 1] = market.takerFeeTicks;
   nums[at + 2] = market.makerFeeTicks;
-  account.saveFillRow(mi, nums, at + 3);
-  p.position.saveNumbersTo(nums, at + 3 + FILL_ROW_SAVED, j);
-  // One reference: the position is the account's in market `mi`.
-  j.ref(account);
+  account.saveFillRow(mi, nums, at + 4);
+  // The position is the account's in market `mi`.
+  p.position.saveNumbersTo(nums, at + 4 + FILL_ROW_SAVED, j);
 }
 
-/** Takes back a usual fill (the journal's entry at `nums[at]`, references from `refs[r]`). */
-export function undoUsualFill(nums: Float64Array, at: number, refs: unknown[], r: number): void {
-  const account = refs[r] as Account;
+/** Takes back a usual fill (the journal's entry at `nums[at]`; `s`: the venue's state, whose account it names). */
+export function undoUsualFill(nums: Float64Array, at: number, s: VenueState): void {
+  const account = s.accounts[nums[at + 3]!]!;
   const mi = nums[at]!;
   const p = account.positionAt(mi)!;
   p.market.takerFeeTicks = nums[at + 1]!;
   p.market.makerFeeTicks = nums[at + 2]!;
-  account.restoreFillRow(mi, nums, at + 3);
-  p.position.restoreNumbers(nums, at + 3 + FILL_ROW_SAVED);
+  account.restoreFillRow(mi, nums, at + 4);
+  p.position.restoreNumbers(nums, at + 4 + FILL_ROW_SAVED);
   p.forgetCache();
   account.syncPosition(mi, p.position);
 }

@@ -1,5 +1,5 @@
 import type { BigRational } from '../market/rational.ts';
-import type { InstrumentState } from '../core/types.ts';
+import { INSTRUMENT_STATES, type InstrumentState } from '../core/types.ts';
 import type { OrderIndex } from '../book/id-index.ts';
 import { OrderBook } from '../book/order-book.ts';
 import { CandleSeries } from '../market/candles.ts';
@@ -192,10 +192,11 @@ export class Market {
   /**
    * Writes the scalar state and the lengths of the histories (what a command may change besides
    * the averages and a rewritten last mark record, saved apart) as a journal entry's numbers and
-   * references (the venue's undo).
+   * references (the venue's undo): the market by its index and its state by its place in
+   * `INSTRUMENT_STATES` (numbers: no reference but a recorded funding rate).
    */
   saveTo(j: UndoJournal, op: number): void {
-    const at = j.entry(op, 8);
+    const at = j.entry(op, 10);
     const n = j.nums;
     n[at] = this.indexTicks;
     n[at + 1] = this.markTicks;
@@ -205,12 +206,17 @@ export class Market {
     n[at + 5] = this.fundingHistory.length;
     n[at + 6] = this.takerFeeTicks;
     n[at + 7] = this.makerFeeTicks;
-    j.ref(this);
-    j.ref(this.state);
+    n[at + 8] = this.index;
+    n[at + 9] = INSTRUMENT_STATES.indexOf(this.state);
     j.ref(this.recordedFundingRate);
   }
 
-  /** Puts back what `saveTo` wrote (`refAt`: where its references start, after the market itself). */
+  /** The index of the market whose `saveTo` entry is at `n[at]`. */
+  static savedIndex(n: Float64Array, at: number): number {
+    return n[at + 8]!;
+  }
+
+  /** Puts back what `saveTo` wrote (`refAt`: where its references start). */
   restoreFrom(n: Float64Array, at: number, refs: readonly unknown[], refAt: number): void {
     this.indexTicks = n[at]!;
     this.markTicks = n[at + 1]!;
@@ -220,8 +226,8 @@ export class Market {
     this.fundingHistory.length = n[at + 5]!;
     this.takerFeeTicks = n[at + 6]!;
     this.makerFeeTicks = n[at + 7]!;
-    this.state = refs[refAt] as InstrumentState;
-    this.recordedFundingRate = refs[refAt + 1] as BigRational | undefined;
+    this.state = INSTRUMENT_STATES[n[at + 9]!]!;
+    this.recordedFundingRate = refs[refAt] as BigRational | undefined;
   }
 
   private computeBandTicks(): number {

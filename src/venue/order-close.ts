@@ -1,7 +1,6 @@
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import type { Market } from './market.ts';
-import type { OrderStore } from './order-store.ts';
 import { saveLevelOf } from './undo-book.ts';
 import type { VenueState } from './venue-state.ts';
 import type { BookEvents } from '../book/book-events.ts';
@@ -19,7 +18,9 @@ import type { BookEvents } from '../book/book-events.ts';
  * Each inverse is registered right after its change is complete (nothing in between can throw
  * but running out of memory), so a rollback never takes back a change that was not made; the
  * journal runs entries newest first, so an inverse composes with the saved copies of the same
- * account or record made before or after it in the command.
+ * account or record made before or after it in the command. An entry names the account by its
+ * id (its index in the venue's accounts): numbers only, no reference stored (no write barrier,
+ * nothing for the collector to trace), but for a `B_IM_BIG` order's Money.
  */
 
 /**
@@ -56,11 +57,11 @@ export function restOrder(s: VenueState, account: Account, slot: number, market:
   account.addOpenOrder(s.orders, slot, market, unfilledLots);
   market.levelLotsBound += unfilledLots;
   const j = s.log.journal;
-  const at = j.entry(Op.Unrest, 3);
+  const at = j.entry(Op.Unrest, 4);
   j.nums[at] = slot;
   j.nums[at + 1] = market.index;
   j.nums[at + 2] = unfilledLots;
-  j.ref(account);
+  j.nums[at + 3] = account.id;
 }
 
 /** Cancels the resting order in `slot` on its book (`events`: the book's, cleared), saving its place there first (the undo puts it back). */
@@ -68,7 +69,7 @@ export function takeOffBook(s: VenueState, slot: number, market: Market, events:
   const d = s.orders.data;
   const o = slot * Rec.Stride;
   const seq = d[o + Rec.Seq]!;
-  saveLevelOf(s.log.journal, market.book, seq, d[o + Rec.User]!, (d[o + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B', d[o + Rec.Price]!, d[o + Rec.Qty]! - d[o + Rec.Filled]!);
+  saveLevelOf(s.log.journal, market, seq, d[o + Rec.User]!, (d[o + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B', d[o + Rec.Price]!, d[o + Rec.Qty]! - d[o + Rec.Filled]!);
   market.book.cancelInto(seq, events);
 }
 
@@ -85,12 +86,12 @@ export function closeResting(s: VenueState, slot: number, state: number): void {
   const account = s.accounts[d[o + Rec.User]!]!;
   endRest(s, account, slot, state, marketIndex, unfilledLots);
   const j = s.log.journal;
-  const at = j.entry(big ? Op.ReopenBig : Op.Reopen, 4);
+  const at = j.entry(big ? Op.ReopenBig : Op.Reopen, 5);
   j.nums[at] = slot;
   j.nums[at + 1] = bits;
   j.nums[at + 2] = marketIndex;
   j.nums[at + 3] = unfilledLots;
-  j.ref(account);
+  j.nums[at + 4] = account.id;
   if (big) j.ref(reserved);
 }
 
@@ -111,16 +112,17 @@ export function endRest(
   account.removeOpenOrder(s.orders, slot, marketIndex, unfilledLots);
 }
 
-/** Takes back `restOrder` (journal entry at `nums[at]`, references from `refs[r]`). */
-export function undoRest(nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore): void {
-  (refs[r] as Account).removeOpenOrder(store, nums[at]!, nums[at + 1]!, nums[at + 2]!);
+/** Takes back `restOrder` (journal entry at `nums[at]`). */
+export function undoRest(nums: Float64Array, at: number, s: VenueState): void {
+  s.accounts[nums[at + 3]!]!.removeOpenOrder(s.orders, nums[at]!, nums[at + 1]!, nums[at + 2]!);
 }
 
 /** Takes back `closeResting`: the record's state and flags, the account's counts and margin. */
-export function undoReopen(nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore, big: boolean): void {
+export function undoReopen(nums: Float64Array, at: number, refs: unknown[], r: number, s: VenueState, big: boolean): void {
+  const store = s.orders;
   const slot = nums[at]!;
   const o = slot * Rec.Stride + Rec.Bits;
   // A side array written during the failed command keeps its flag, as in `restoreRecord`.
   store.data[o] = nums[at + 1]! | (store.data[o]! & Rec.SideUsed);
-  (refs[r] as Account).reopenOrder(store, slot, nums[at + 2]!, nums[at + 3]!, big ? (refs[r + 1] as Money) : undefined);
+  s.accounts[nums[at + 4]!]!.reopenOrder(store, slot, nums[at + 2]!, nums[at + 3]!, big ? (refs[r] as Money) : undefined);
 }

@@ -58,6 +58,8 @@ export const enum Rec {
   Expired = 6,
   NoSlot = -1,
   Place = 5,
+  PlaceMarket = 3,
+  PlaceSize = 4,
 }
 
 let enabled = true;
@@ -114,11 +116,11 @@ export function placeFast(s: VenueState, flow: OrderFlow, account: Account, mark
   cmd.postOnly = false;
   book.placeInto(cmd, flow.clearedEvents());
   // `savePlace` of a rest that consumed no maker.
-  const at = j.entry(Rec.Place, 3);
-  j.ref(book);
+  const at = j.entry(Rec.Place, Rec.PlaceSize);
   j.nums[at] = buy ? 0 : 1;
   j.nums[at + 1] = seq;
   j.nums[at + 2] = 0;
+  j.nums[at + Rec.PlaceMarket] = market.index;
   faultPoint('place.book');
   restOrder(s, account, slot, market, qtyLots);
   faultPoint('place.rested');

@@ -182,7 +182,7 @@ export class OrderFlow {
     cmd.tif = store.tif(slot);
     cmd.postOnly = store.has(slot, B_POST_ONLY);
     market.book.placeInto(cmd, events);
-    savePlace(log.journal, market.book, cmd.side, events, store);
+    savePlace(log.journal, market, cmd.side, events, store);
     faultPoint('place.book');
     for (let i = 0; i < events.length; i++) {
       switch (events.kind(i)) {

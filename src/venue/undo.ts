@@ -4,8 +4,9 @@ import { STATS_SAVED } from '../market/session-stats.ts';
 import { TWAP_SAVED_NUMBERS, TWAP_SAVED_REFS } from '../market/funding.ts';
 import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
 import { MONEY_SAVED, PENDING_SAVED, type Account, type AccountPosition } from './account.ts';
-import type { Market } from './market.ts';
+import { Market } from './market.ts';
 import type { OrderStore } from './order-store.ts';
+import type { VenueState } from './venue-state.ts';
 import { U_LEVEL, U_PLACE, undoLevel, undoPlace } from './undo-book.ts';
 import { U_REOPEN, U_REOPEN_BIG, U_UNREST, undoReopen, undoRest } from './order-close.ts';
 import { U_FILL, undoUsualFill } from './fill-undo.ts';
@@ -20,6 +21,14 @@ import type { UndoJournal } from './undo-journal.ts';
  * pointers, no closure, saved once per command); `undoEntry` puts an entry back. Rare changes
  * (a caller's own `onUndo`) still register a closure (`U_CLOSURE`).
  * Saving is O(1) (the book's levels are rebuilt only on failure).
+ *
+ * The venue's state is the undo's context (`undoEntry`'s `s`): an entry names an account, a
+ * market or a book by its index there (an account's id, a market's index), so the common
+ * entries (a record, a rest and its close, a level, a place, a usual fill, a market's trades and
+ * averages) store numbers only: no write barrier when they are written, nothing for the
+ * collector to trace while they wait, nothing to drop when the command ends. References remain
+ * for what only a reference can hold: Money past the numbers, a level's queue of recorded
+ * quantity, a closure, a position object and a market's lists.
  */
 
 /**
@@ -77,10 +86,10 @@ export function saveRecord(j: UndoJournal, store: OrderStore, slot: number): voi
 /** Saves an account's money and open-order totals in `market` (once per command and market). */
 export function saveAccount(j: UndoJournal, account: Account, market: Market): void {
   if (!account.markSaved(market.index, j.epoch, false)) return;
-  const at = j.entry(U_ACCOUNT, 1 + MONEY_SAVED);
+  const at = j.entry(U_ACCOUNT, 2 + MONEY_SAVED);
   j.nums[at] = market.index;
-  j.ref(account);
-  account.saveMoney(market.index, j.nums, at + 1, j);
+  j.nums[at + 1] = account.id;
+  account.saveMoney(market.index, j.nums, at + 2, j);
 }
 
 /**
@@ -90,73 +99,70 @@ export function saveAccount(j: UndoJournal, account: Account, market: Market): v
 export function savePosition(j: UndoJournal, account: Account, market: Market): void {
   if (!account.markSaved(market.index, j.epoch, true)) return;
   const p = account.findPosition(market);
-  const at = j.entry(U_POSITION, 1 + (p === undefined ? 0 : PENDING_SAVED + POSITION_SAVED_NUMBERS));
+  const at = j.entry(U_POSITION, 2 + (p === undefined ? 0 : PENDING_SAVED + POSITION_SAVED_NUMBERS));
   j.nums[at] = market.index;
-  j.ref(account);
+  j.nums[at + 1] = account.id;
   j.ref(p);
   if (p === undefined) return;
   j.ref(p.tradingPnlBase);
   j.ref(p.feesBase);
   j.ref(p.funding);
-  account.savePending(market.index, j.nums, at + 1);
-  p.position.saveTo(j.nums, at + 1 + PENDING_SAVED, j);
+  account.savePending(market.index, j.nums, at + 2);
+  p.position.saveTo(j.nums, at + 2 + PENDING_SAVED, j);
 }
 
-/** Puts back one journal entry (see `UndoJournal.rollBack`); `store`: the venue's order records. */
-export function undoEntry(op: number, nums: Float64Array, at: number, refs: unknown[], r: number, store: OrderStore): void {
+/**
+ * Puts back one journal entry (see `UndoJournal.rollBack`); `s`: the venue's state, where an
+ * entry's indexes name its accounts, markets and books (and the order records are).
+ */
+export function undoEntry(op: number, nums: Float64Array, at: number, refs: unknown[], r: number, s: VenueState): void {
   switch (op) {
     case U_CLOSURE:
       (refs[r] as () => void)();
       return;
     case U_RECORD:
-      store.restoreRecord(nums[at]!, nums, at + 1, 0n, undefined);
+      s.orders.restoreRecord(nums[at]!, nums, at + 1, 0n, undefined);
       return;
     case U_RECORD_BIG:
-      store.restoreRecord(nums[at]!, nums, at + 1, refs[r] as Money, refs[r + 1] as bigint | undefined);
+      s.orders.restoreRecord(nums[at]!, nums, at + 1, refs[r] as Money, refs[r + 1] as bigint | undefined);
       return;
     case U_ACCOUNT:
-      return undoAccount(nums, at, refs, r);
+      return s.accounts[nums[at + 1]!]!.restoreMoney(nums[at]!, nums, at + 2, refs, r);
     case U_POSITION:
-      return undoPosition(nums, at, refs, r);
+      return undoPosition(nums, at, refs, r, s);
     case U_LEVEL:
-      return undoLevel(nums, at, refs, r);
+      return undoLevel(nums, at, refs, r, s);
     case U_PLACE:
-      return undoPlace(nums, at, refs, r);
+      return undoPlace(nums, at, s);
     case U_UNREST:
-      return undoRest(nums, at, refs, r, store);
+      return undoRest(nums, at, s);
     case U_REOPEN:
-      return undoReopen(nums, at, refs, r, store, false);
+      return undoReopen(nums, at, refs, r, s, false);
     case U_REOPEN_BIG:
-      return undoReopen(nums, at, refs, r, store, true);
+      return undoReopen(nums, at, refs, r, s, true);
     case U_FILL:
-      return undoUsualFill(nums, at, refs, r);
+      return undoUsualFill(nums, at, s);
     case U_TRADES:
-      return undoTrades(nums, at, refs, r);
+      return undoTrades(nums, at, s);
     case U_AVERAGES:
-      return undoAverages(nums, at, refs, r);
+      return undoAverages(nums, at, refs, r, s);
     case U_MARKET:
-      return (refs[r] as Market).restoreFrom(nums, at, refs, r + 1);
+      return s.markets[Market.savedIndex(nums, at)]!.restoreFrom(nums, at, refs, r);
     default:
       throw new Error(`unknown undo entry ${op}`);
   }
 }
 
-function undoAccount(nums: Float64Array, at: number, refs: unknown[], r: number): void {
-  const account = refs[r] as Account;
+function undoPosition(nums: Float64Array, at: number, refs: unknown[], r: number, s: VenueState): void {
   const marketIndex = nums[at]!;
-  account.restoreMoney(marketIndex, nums, at + 1, refs, r + 1);
-}
-
-function undoPosition(nums: Float64Array, at: number, refs: unknown[], r: number): void {
-  const account = refs[r] as Account;
-  const marketIndex = nums[at]!;
-  const p = refs[r + 1] as AccountPosition | undefined;
+  const account = s.accounts[nums[at + 1]!]!;
+  const p = refs[r] as AccountPosition | undefined;
   if (p === undefined) return account.dropPosition(marketIndex);
-  p.tradingPnlBase = refs[r + 2] as Money;
-  p.feesBase = refs[r + 3] as Money;
-  p.funding = refs[r + 4] as Money;
-  account.restorePending(marketIndex, nums, at + 1);
-  p.position.restoreFrom(nums, at + 1 + PENDING_SAVED, refs, r + 5);
+  p.tradingPnlBase = refs[r + 1] as Money;
+  p.feesBase = refs[r + 2] as Money;
+  p.funding = refs[r + 3] as Money;
+  account.restorePending(marketIndex, nums, at + 2);
+  p.position.restoreFrom(nums, at + 2 + PENDING_SAVED, refs, r + 4);
   p.forgetCache();
   account.syncPosition(marketIndex, p.position);
 }
@@ -168,28 +174,28 @@ export function saveMarket(j: UndoJournal, market: Market): void {
 
 /** Saves a market's funding averages as numbers and references (before their first change in a command). */
 export function saveAverages(j: UndoJournal, market: Market): void {
-  const at = j.entry(U_AVERAGES, 2 * TWAP_SAVED_NUMBERS);
-  j.ref(market);
-  market.markTwap.saveTo(j.nums, at, j);
-  market.indexTwap.saveTo(j.nums, at + TWAP_SAVED_NUMBERS, j);
+  const at = j.entry(U_AVERAGES, 1 + 2 * TWAP_SAVED_NUMBERS);
+  j.nums[at] = market.index;
+  market.markTwap.saveTo(j.nums, at + 1, j);
+  market.indexTwap.saveTo(j.nums, at + 1 + TWAP_SAVED_NUMBERS, j);
 }
 
-function undoAverages(nums: Float64Array, at: number, refs: unknown[], r: number): void {
-  const market = refs[r] as Market;
-  market.markTwap.restoreFrom(nums, at, refs, r + 1);
-  market.indexTwap.restoreFrom(nums, at + TWAP_SAVED_NUMBERS, refs, r + 1 + TWAP_SAVED_REFS);
+function undoAverages(nums: Float64Array, at: number, refs: unknown[], r: number, s: VenueState): void {
+  const market = s.markets[nums[at]!]!;
+  market.markTwap.restoreFrom(nums, at + 1, refs, r);
+  market.indexTwap.restoreFrom(nums, at + 1 + TWAP_SAVED_NUMBERS, refs, r + TWAP_SAVED_REFS);
 }
 
 /** Saves a market's candles and session stats as numbers (before its first trade in a command). */
 export function saveTrades(j: UndoJournal, market: Market): void {
-  const at = j.entry(U_TRADES, CANDLES_SAVED + STATS_SAVED);
-  market.candles.saveTo(j.nums, at);
-  market.stats.saveTo(j.nums, at + CANDLES_SAVED);
-  j.ref(market);
+  const at = j.entry(U_TRADES, 1 + CANDLES_SAVED + STATS_SAVED);
+  j.nums[at] = market.index;
+  market.candles.saveTo(j.nums, at + 1);
+  market.stats.saveTo(j.nums, at + 1 + CANDLES_SAVED);
 }
 
-function undoTrades(nums: Float64Array, at: number, refs: unknown[], r: number): void {
-  const market = refs[r] as Market;
-  market.candles.restoreFrom(nums, at);
-  market.stats.restoreFrom(nums, at + CANDLES_SAVED);
+function undoTrades(nums: Float64Array, at: number, s: VenueState): void {
+  const market = s.markets[nums[at]!]!;
+  market.candles.restoreFrom(nums, at + 1);
+  market.stats.restoreFrom(nums, at + 1 + CANDLES_SAVED);
 }

@@ -6,7 +6,7 @@ import { Rec as LaneRec } from '../../src/venue/order-fast-lane.ts';
 import * as L from '../../src/venue/order-record.ts';
 import { Rec } from '../../src/venue/order-store.ts';
 import { Slot } from '../../src/venue/order-slot-pool.ts';
-import { U_PLACE } from '../../src/venue/undo-book.ts';
+import { PlaceAt, U_PLACE } from '../../src/venue/undo-book.ts';
 
 /**
  * The hot files of a command write the order record's layout, flags, states and the event
@@ -39,6 +39,8 @@ describe('the order record layout the hot files write', () => {
     expect([LaneRec.User, LaneRec.Bits, LaneRec.Price, LaneRec.Filled, LaneRec.Market, LaneRec.Stride, LaneRec.Sell, LaneRec.Ioc, LaneRec.StateShift, LaneRec.New, LaneRec.Canceled, LaneRec.Expired, LaneRec.NoSlot, LaneRec.Place]).toEqual([
       L.F_USER, L.F_BITS, L.F_PRICE, L.F_FILLED, L.F_MARKET, L.STRIDE, L.B_SELL, L.B_IOC, L.STATE_SHIFT, L.ST_NEW, L.ST_CANCELED, L.ST_EXPIRED, L.NO_SLOT, U_PLACE,
     ]);
+    // The lane writes `savePlace`'s entry of a rest itself: its market's place and the entry's size.
+    expect([LaneRec.PlaceMarket, LaneRec.PlaceSize]).toEqual([PlaceAt.Market, PlaceAt.Maker]);
   });
 
   it('is the event rows\' layout in the cursor that reads them', () => {
