@@ -87,10 +87,25 @@ export class TouchTracker {
    */
   check(clock: SimClock): void {
     const book = this.market.book;
-    const bid = this.bids.size === 0 ? undefined : book.bestBidTicks();
-    const ask = this.asks.size === 0 ? undefined : book.bestAskTicks();
-    const atBid = bid !== undefined && this.bids.has(bid);
-    const atAsk = ask !== undefined && this.asks.has(ask);
+    this.checkTouch(this.bids.size === 0 ? undefined : book.bestBidTicks(), this.asks.size === 0 ? undefined : book.bestAskTicks(), clock);
+  }
+
+  /** Whether `checkTouch` reads the best bid: the account rests a bid (else the best bid is not its). */
+  get wantsBid(): boolean {
+    return this.bids.size > 0;
+  }
+
+  get wantsAsk(): boolean {
+    return this.asks.size > 0;
+  }
+
+  /**
+   * `check` given the touch, read by the caller (the recorder reads it once for this and the
+   * markouts): `bid` must be the best bid when `wantsBid`, and likewise the ask (else anything).
+   */
+  checkTouch(bid: number | undefined, ask: number | undefined, clock: SimClock): void {
+    const atBid = bid !== undefined && this.bids.size > 0 && this.bids.has(bid);
+    const atAsk = ask !== undefined && this.asks.size > 0 && this.asks.has(ask);
     if (atBid === this.atBid && atAsk === this.atAsk) return;
     this.close(clock.nowNs);
     this.atBid = atBid;

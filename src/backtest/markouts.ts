@@ -60,8 +60,17 @@ export class MarkoutReader {
     }
   }
 
-  /** The market's book changed in the event running now. */
-  bookChanged(): void {
+  /** Whether reads are pending (`bookChanged` then needs the touch; with none it does nothing). */
+  get hasPending(): boolean {
+    return this.live > 0;
+  }
+
+  /**
+   * The market's book changed in the event running now; its best bid and ask now (undefined:
+   * empty), read by the caller (the recorder reads the touch once for this and the touch tracker)
+   * and needed only while `hasPending`.
+   */
+  bookChanged(bid: number | undefined, ask: number | undefined): void {
     if (this.live === 0) return;
     const { nowSec, nowNanos, runningSeq } = this.clock;
     if (this.due.isBefore(nowSec, nowNanos, runningSeq)) {
@@ -71,7 +80,7 @@ export class MarkoutReader {
         reads.lowerDue(this.due);
       }
     }
-    this.midX2 = this.currentMidX2();
+    this.midX2 = bid === undefined || ask === undefined ? null : bid + ask;
   }
 
   /** The run ended (every event up to its end ran): the reads left see the last touch. */
