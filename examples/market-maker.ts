@@ -38,8 +38,10 @@ export const paramsSchema = z.strictObject({
 });
 export type MarketMakerParams = z.infer<typeof paramsSchema>;
 
-/** Feed types that end an order (filled, canceled, expired, rejected, done for the day). */
-const ENDED: readonly OrderFeed['t'][] = ['f', 'c', 'x', 'j', 'd'];
+/** Whether a feed of this type ends an order (filled, canceled, expired, rejected, done for the day). */
+function ends(t: OrderFeed['t']): boolean {
+  return t === 'f' || t === 'c' || t === 'x' || t === 'j' || t === 'd';
+}
 
 interface Quote {
   id?: string;
@@ -52,8 +54,13 @@ class InventorySkewMaker implements Strategy {
   /** Others' best bid and ask in ticks, updated in place by each book update. */
   private readonly touch: Touch = {};
   private inventory = 0;
-  /** The resting (or in-flight) quote per side. */
-  private readonly quotes: Record<Side, Quote | undefined> = { B: undefined, S: undefined };
+  /**
+   * The resting (or in-flight) quote per side: two fields read through `quoteOf`, not a record
+   * indexed by the side (a property read by a key that varies is V8's slowest, ~100
+   * instructions, and this runs at every book update, feed and timer).
+   */
+  private bidQuote: Quote | undefined = undefined;
+  private askQuote: Quote | undefined = undefined;
   private timerArmed = false;
   /** Orders that ended before their insert was acknowledged (feeds overtake the response). */
   private readonly endedEarly = new Set<string>();
@@ -82,7 +89,7 @@ class InventorySkewMaker implements Strategy {
    * side's ticks where the port offers them (in a backtest), else parses the price text.
    */
   private othersBest(levels: BookUpdate['b'], side: Side): number | undefined {
-    const own = this.quotes[side];
+    const own = this.quoteOf(side);
     const ownTicks = own === undefined ? NaN : own.priceTicks;
     const ticks = sideTicks(levels);
     if (ticks !== undefined) {
@@ -104,10 +111,10 @@ class InventorySkewMaker implements Strategy {
     const oid = feed.o?.oid;
     const side = feed.o?.d;
     if (side === undefined || oid === undefined) return;
-    const q = this.quotes[side];
+    const q = this.quoteOf(side);
     // Done with a quote (filled, canceled, rejected): the side is free to quote again.
-    if (ENDED.includes(feed.t)) {
-      if (q?.id === oid) this.quotes[side] = undefined;
+    if (ends(feed.t)) {
+      if (q?.id === oid) this.setQuote(side, undefined);
       else if (q !== undefined && q.id === undefined) this.endedEarly.add(oid);
     }
     if (feed.t === 'f' || feed.t === 'p') this.schedule();
@@ -142,9 +149,18 @@ class InventorySkewMaker implements Strategy {
 
   /** Whether `quote(side, priceTicks)` would send anything (its checks before the first await). */
   private wouldMove(side: Side, priceTicks: number | undefined): boolean {
-    const current = this.quotes[side];
+    const current = this.quoteOf(side);
     if (current !== undefined) return current.priceTicks !== priceTicks && current.id !== undefined;
     return priceTicks !== undefined && priceTicks > 0 && this.allowed(side);
+  }
+
+  private quoteOf(side: Side): Quote | undefined {
+    return side === 'B' ? this.bidQuote : this.askQuote;
+  }
+
+  private setQuote(side: Side, quote: Quote | undefined): void {
+    if (side === 'B') this.bidQuote = quote;
+    else this.askQuote = quote;
   }
 
   /** Whether a fill of a new quote on `side` would keep |inventory| within the limit. */
@@ -159,17 +175,17 @@ class InventorySkewMaker implements Strategy {
    * old quote) and the insert's (its id).
    */
   private async quote(side: Side, priceTicks: number | undefined): Promise<void> {
-    const current = this.quotes[side];
+    const current = this.quoteOf(side);
     if (current !== undefined) {
       if (current.priceTicks === priceTicks || current.id === undefined) return; // in place, or not yet acknowledged
-      this.quotes[side] = undefined;
+      this.setQuote(side, undefined);
       await this.port.cancelOrder(current.id);
     }
     // The old quote may have filled before the cancel reached the exchange (its fill feed came
     // first): check the limit again with the inventory as it is now.
     if (priceTicks === undefined || priceTicks <= 0 || !this.allowed(side)) return;
     const quote: Quote = { priceTicks };
-    this.quotes[side] = quote;
+    this.setQuote(side, quote);
     const id = await this.port.insertOrder({
       symbol: this.p.symbol,
       price: this.tick.toPrice(priceTicks),
@@ -179,8 +195,8 @@ class InventorySkewMaker implements Strategy {
       postOnly: true,
     });
     if (this.endedEarly.delete(id)) {
-      if (this.quotes[side] === quote) this.quotes[side] = undefined; // filled or rejected already
-    } else if (this.quotes[side] === quote) quote.id = id;
+      if (this.quoteOf(side) === quote) this.setQuote(side, undefined); // filled or rejected already
+    } else if (this.quoteOf(side) === quote) quote.id = id;
     else void this.port.cancelOrder(id); // replaced while the insert was in flight: nothing to wait for
   }
 }

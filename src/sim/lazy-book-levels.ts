@@ -101,7 +101,8 @@ export class CapturedSide {
   levels(tick: TickSize): BookLevel[] {
     const handler = new LazyLevelsHandler(this, tick);
     const view = new Proxy(new Array<BookLevel>(this.length), handler);
-    offerSideTicks(view, handler);
+    handler.view = view;
+    offerSideTicks(handler);
     return view;
   }
 }

@@ -21,6 +21,8 @@ export class LazyLevelsHandler implements ProxyHandler<BookLevel[]>, TickSource 
   private whole = false;
   /** Set by any write: the levels may then differ from the capture, which is no longer offered. */
   private written = false;
+  /** The proxy this handles (`TickSource.view`), set once it is made. */
+  view: BookLevel[] | undefined = undefined;
 
   constructor(
     /** The capture (`CapturedSide` of `lazy-book-levels.ts`), offered as the side's `SideTicks`. */
