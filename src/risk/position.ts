@@ -1,5 +1,23 @@
 import type { Side } from '../core/types.ts';
 import { FifoLots } from './fifo-lots.ts';
+import { totalsStayNumbers } from './position-bounds.ts';
+
+/**
+ * A position's numbers in its row (`rows` from `at`; account-rows.ts's `Mr` holds them), as
+ * literals; the open cost NaN once the totals are bigints. The FIFO lots' indexes stay small
+ * integers in `FifoLots`. test/venue/account-row-layout checks the copies.
+ */
+export const enum Pn {
+  Net = 0,
+  Cost = 1,
+  BuyLots = 2,
+  SellLots = 3,
+  Version = 4,
+  BuyN = 5,
+  SellN = 6,
+  RealizedN = 7,
+  Count = 8,
+}
 
 /**
  * One account's position in one instrument, in integer ticks and lots.
@@ -8,79 +26,82 @@ import { FifoLots } from './fifo-lots.ts';
  * an average-cost method would need to divide the cost basis on every partial close. Whatever
  * the matching method, realized + unrealized equals the sum of signed trade cash flows plus
  * net × mark, so PnL across all accounts sums to zero exactly.
- *
- * Tick·lot amounts are bigint: cumulative notionals of a long run exceed 2^53.
  */
 export class Position {
-  /** Signed net position in lots: > 0 long, < 0 short. */
-  netLots = 0;
-  /** Cumulative bought and sold lots (never reset). */
-  buyLots = 0;
-  sellLots = 0;
-  /** Grows by one with every fill (for caches of values derived from the position). */
-  version = 0;
-
-  // Tick·lot totals as numbers while every one of them is a safe integer (the usual case: no
-  // bigint allocation per fill); `big` holds them all as bigints from the first fill that
-  // could take one past 2^53 on. The public getters give bigints either way.
-  private buyN = 0;
-  private sellN = 0;
-  private realizedN = 0;
-  private openCostN = 0;
+  // Tick·lot totals as numbers (in the row) while each is a safe integer (no bigint per fill);
+  // `big` holds them as bigints from the first fill that could pass 2^53 on (`Pn.Cost` NaN then).
   private big: { buy: bigint; sell: bigint; realized: bigint; openCost: bigint } | undefined = undefined;
 
   /** Open lots, oldest first (FIFO matching), pinned by a save of the running command. */
   private readonly lots = new FifoLots();
 
+  /** `rows` from `at`: its `Pn.Count` numbers (zero: never traded), in its account's market row or an array of its own. */
+  constructor(
+    private readonly rows: number[] = new Array<number>(Pn.Count).fill(0),
+    private readonly at = 0,
+  ) {}
+
+  /** Signed net position in lots: > 0 long, < 0 short. */
+  get netLots(): number {
+    return this.rows[this.at + Pn.Net]!;
+  }
+  /** Cumulative bought and sold lots (never reset). */
+  get buyLots(): number {
+    return this.rows[this.at + Pn.BuyLots]!;
+  }
+  get sellLots(): number {
+    return this.rows[this.at + Pn.SellLots]!;
+  }
+  /** Grows by one with every fill (for caches of values derived from the position). */
+  get version(): number {
+    return this.rows[this.at + Pn.Version]!;
+  }
+
   /** Cumulative Σ priceTicks × lots of buys and sells. */
   get buyNotionalTicks(): bigint {
-    return this.big?.buy ?? BigInt(this.buyN);
+    return this.big?.buy ?? BigInt(this.rows[this.at + Pn.BuyN]!);
   }
   get sellNotionalTicks(): bigint {
-    return this.big?.sell ?? BigInt(this.sellN);
+    return this.big?.sell ?? BigInt(this.rows[this.at + Pn.SellN]!);
   }
   /** Trading PnL realized by closing lots, in tick·lots (excludes fees and funding). */
   get realizedTicks(): bigint {
-    return this.big?.realized ?? BigInt(this.realizedN);
+    return this.big?.realized ?? BigInt(this.rows[this.at + Pn.RealizedN]!);
   }
   /** `openCostTicks` as a number while the totals are numbers, else NaN. */
   get openCostNumber(): number {
-    return this.big === undefined ? this.openCostN : NaN;
+    return this.rows[this.at + Pn.Cost]!;
   }
 
   /** Σ entry priceTicks × lots of the open lots (always ≥ 0; direction is the sign of netLots). */
   get openCostTicks(): bigint {
-    return this.big?.openCost ?? BigInt(this.openCostN);
+    return this.big?.openCost ?? BigInt(this.rows[this.at + Pn.Cost]!);
   }
 
-  /**
-   * Applies one fill and returns the trading PnL it realized, in tick·lots.
-   * A fill against the position closes the oldest lots first; any excess opens the other way.
-   */
+  /** Applies one fill, returns the trading PnL it realized (tick·lots): it closes the oldest opposite lots first, any excess opens. */
   applyFill(side: Side, priceTicks: number, qtyLots: number): bigint {
     const realized = this.applyFillTicks(side, priceTicks, qtyLots);
     return Number.isNaN(realized) ? this.lastRealizedBig : realized === 0 ? 0n : BigInt(realized);
   }
 
-  /**
-   * `applyFill` with the realized tick·lots as a number (a safe integer) while the totals are
-   * numbers, so the caller needs no bigint; NaN once they are bigints, the realized amount
-   * then being `lastRealizedBig`.
-   */
+  /** `applyFill` with the realized tick·lots as a number while the totals are numbers; NaN once bigints (then `lastRealizedBig`). */
   applyFillTicks(side: Side, priceTicks: number, qtyLots: number): number {
-    this.version++;
+    const rows = this.rows;
+    const at = this.at;
+    rows[at + Pn.Version]!++;
     if (this.big === undefined) {
       const notional = priceTicks * qtyLots;
-      if (this.totalsStayNumbers(notional)) return this.fillNumbers(side, priceTicks, qtyLots, notional);
-      this.big = { buy: BigInt(this.buyN), sell: BigInt(this.sellN), realized: BigInt(this.realizedN), openCost: BigInt(this.openCostN) };
+      if (totalsStayNumbers(rows, at, notional)) return this.fillNumbers(side, priceTicks, qtyLots, notional);
+      this.big = { buy: BigInt(rows[at + Pn.BuyN]!), sell: BigInt(rows[at + Pn.SellN]!), realized: BigInt(rows[at + Pn.RealizedN]!), openCost: BigInt(rows[at + Pn.Cost]!) };
+      rows[at + Pn.Cost] = NaN;
     }
     this.lastRealizedBig = this.fillBig(this.big, side, priceTicks, qtyLots);
     return NaN;
   }
 
-  /** `applyFillTicks` of a fill that `fillStaysNumbers` said keeps the totals numbers (not asked again). */
+  /** `applyFillTicks` of a fill that `fillStaysNumbers` (position-bounds.ts) said keeps the totals numbers (not asked again). */
   applyUsualFill(side: Side, priceTicks: number, qtyLots: number): number {
-    this.version++;
+    this.rows[this.at + Pn.Version]!++;
     return this.fillNumbers(side, priceTicks, qtyLots, priceTicks * qtyLots);
   }
 
@@ -88,79 +109,88 @@ export class Position {
   lastRealizedBig = 0n;
 
   private fillNumbers(side: Side, priceTicks: number, qtyLots: number, notional: number): number {
-    if (side === 'B') {
-      this.buyLots += qtyLots;
-      this.buyN += notional;
-    } else {
-      this.sellLots += qtyLots;
-      this.sellN += notional;
-    }
+    const rows = this.rows;
+    const at = this.at;
     const direction = side === 'B' ? 1 : -1;
+    if (direction === 1) {
+      rows[at + Pn.BuyLots]! += qtyLots;
+      rows[at + Pn.BuyN]! += notional;
+    } else {
+      rows[at + Pn.SellLots]! += qtyLots;
+      rows[at + Pn.SellN]! += notional;
+    }
+    let net = rows[at + Pn.Net]!;
+    let cost = rows[at + Pn.Cost]!;
     let remaining = qtyLots;
     let realized = 0;
     // Close opposite lots first (FIFO).
-    while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
+    while (remaining > 0 && net !== 0 && Math.sign(net) !== direction) {
       const lotPrice = this.lots.headPrice();
       const closed = this.lots.closeHead(remaining);
-      this.netLots += direction * closed;
+      net += direction * closed;
       // Closing a long by selling gains (exit − entry); closing a short by buying gains (entry − exit).
       realized += (direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks) * closed;
-      this.openCostN -= lotPrice * closed;
+      cost -= lotPrice * closed;
       remaining -= closed;
     }
-    this.afterClosing(direction, priceTicks, remaining);
-    if (remaining > 0) this.openCostN += priceTicks * remaining;
-    this.realizedN += realized;
+    // Whatever is left opens (or adds to) a position on the fill's side.
+    if (remaining > 0) {
+      this.lots.append(priceTicks, remaining);
+      net += direction * remaining;
+      cost += priceTicks * remaining;
+    }
+    rows[at + Pn.Net] = net;
+    rows[at + Pn.Cost] = cost;
+    if (net === 0) this.lots.clear();
+    rows[at + Pn.RealizedN]! += realized;
     return realized;
   }
 
   private fillBig(big: NonNullable<Position['big']>, side: Side, priceTicks: number, qtyLots: number): bigint {
+    const rows = this.rows;
+    const at = this.at;
     const notional = tickLots(priceTicks, qtyLots);
     if (side === 'B') {
-      this.buyLots += qtyLots;
+      rows[at + Pn.BuyLots]! += qtyLots;
       big.buy += notional;
     } else {
-      this.sellLots += qtyLots;
+      rows[at + Pn.SellLots]! += qtyLots;
       big.sell += notional;
     }
     const direction = side === 'B' ? 1 : -1;
     let remaining = qtyLots;
     let realized = 0n;
-    while (remaining > 0 && this.netLots !== 0 && Math.sign(this.netLots) !== direction) {
+    while (remaining > 0 && rows[at + Pn.Net] !== 0 && Math.sign(rows[at + Pn.Net]!) !== direction) {
       const lotPrice = this.lots.headPrice();
       const closed = this.lots.closeHead(remaining);
-      this.netLots += direction * closed;
+      rows[at + Pn.Net]! += direction * closed;
       const perLot = direction === -1 ? priceTicks - lotPrice : lotPrice - priceTicks;
       realized += tickLots(perLot, closed);
       big.openCost -= tickLots(lotPrice, closed);
       remaining -= closed;
     }
-    this.afterClosing(direction, priceTicks, remaining);
-    if (remaining > 0) big.openCost += tickLots(priceTicks, remaining);
+    if (remaining > 0) {
+      this.lots.append(priceTicks, remaining);
+      rows[at + Pn.Net]! += direction * remaining;
+      big.openCost += tickLots(priceTicks, remaining);
+    }
+    if (rows[at + Pn.Net] === 0) this.lots.clear();
     big.realized += realized;
     return realized;
   }
 
-  /** After the FIFO closing loop: opens what is left, clears when flat. */
-  private afterClosing(direction: number, priceTicks: number, remaining: number): void {
-    // Whatever is left opens (or adds to) a position on the fill's side.
-    if (remaining > 0) {
-      this.lots.append(priceTicks, remaining);
-      this.netLots += direction * remaining;
-    }
-    if (this.netLots === 0) this.lots.clear();
-  }
-
   /** Unrealized PnL at `markTicks`, in tick·lots. */
   unrealizedTicks(markTicks: number): bigint {
-    if (this.netLots === 0) return 0n;
+    const net = this.netLots;
+    if (net === 0) return 0n;
     if (this.big === undefined) {
-      const value = markTicks * Math.abs(this.netLots);
-      if (Number.isSafeInteger(value)) return BigInt(this.netLots > 0 ? value - this.openCostN : this.openCostN - value);
+      const value = markTicks * Math.abs(net);
+      const cost = this.rows[this.at + Pn.Cost]!;
+      if (Number.isSafeInteger(value)) return BigInt(net > 0 ? value - cost : cost - value);
     }
-    const value = tickLots(markTicks, Math.abs(this.netLots));
+    const value = tickLots(markTicks, Math.abs(net));
     const cost = this.openCostTicks;
-    return this.netLots > 0 ? value - cost : cost - value;
+    return net > 0 ? value - cost : cost - value;
   }
 
   /**
@@ -170,10 +200,12 @@ export class Position {
    * when the open cost cancels most of mark × lots, the product's rounding dominates).
    */
   unrealizedTicksApprox(markTicks: number): number {
-    if (this.netLots === 0) return 0;
+    const net = this.netLots;
+    if (net === 0) return 0;
     if (this.big === undefined) {
-      const value = markTicks * Math.abs(this.netLots);
-      return this.netLots > 0 ? value - this.openCostN : this.openCostN - value;
+      const value = markTicks * Math.abs(net);
+      const cost = this.rows[this.at + Pn.Cost]!;
+      return net > 0 ? value - cost : cost - value;
     }
     return Number(this.unrealizedTicks(markTicks));
   }
@@ -189,10 +221,9 @@ export class Position {
   }
 
   /**
-   * Writes what puts the position back as it is now (the venue's undo of a failed command):
-   * `POSITION_SAVED_NUMBERS` numbers at `nums[at]`, and the big totals (copied: they change in
-   * place) as `POSITION_SAVED_REFS` references through `out.ref`. Pins the lot storage for the
-   * command of `out.epoch` (see `FifoLots`). O(1), no allocation while the totals are numbers.
+   * Writes what puts the position back as it is now (the venue's undo): `POSITION_SAVED_NUMBERS`
+   * numbers at `nums[at]` and the big totals (copied) as `POSITION_SAVED_REFS` references through
+   * `out.ref`; pins the lot storage for the command of `out.epoch` (see `FifoLots`).
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
     this.saveNumbersTo(nums, at, out);
@@ -201,23 +232,26 @@ export class Position {
 
   /**
    * `saveTo`'s numbers alone, for a position whose totals are numbers and stay so
-   * (`fillStaysNumbers`): `restoreNumbers` puts it back. Pins the lot storage the same way.
+   * (`fillStaysNumbers`, position-bounds.ts): `restoreNumbers` puts it back. Pins the lot storage the same way.
    */
   saveNumbersTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
-    // The command before is over: what it closed is reclaimed before this one pins the storage.
+    const rows = this.rows;
+    const from = this.at;
+    for (let k = 0; k < Pn.Count; k++) nums[at + k] = rows[from + k]!;
+    this.saveLotsTo(nums, at + Pn.Count, pin);
+  }
+
+  /**
+   * The lots' `LOTS_SAVED` numbers at `nums[at]` after reclaiming what the command before closed,
+   * the storage pinned for the command of `pin.epoch` (see `FifoLots`): with the row's numbers
+   * (copied by their owner), what a usual fill's undo puts back.
+   */
+  saveLotsTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
     const lots = this.lots;
     lots.reclaim();
-    nums[at] = this.netLots;
-    nums[at + 1] = this.buyLots;
-    nums[at + 2] = this.sellLots;
-    nums[at + 3] = this.version;
-    nums[at + 4] = this.buyN;
-    nums[at + 5] = this.sellN;
-    nums[at + 6] = this.realizedN;
-    nums[at + 7] = this.openCostN;
-    nums[at + 8] = lots.head;
-    nums[at + 9] = lots.headUsedLots;
-    nums[at + 10] = lots.len;
+    nums[at] = lots.head;
+    nums[at + 1] = lots.headUsedLots;
+    nums[at + 2] = lots.len;
     lots.pinFor(pin);
   }
 
@@ -230,48 +264,31 @@ export class Position {
 
   /** Puts back what `saveNumbersTo` wrote (the totals numbers then). */
   restoreNumbers(nums: Float64Array, at: number): void {
-    this.netLots = nums[at]!;
-    this.buyLots = nums[at + 1]!;
-    this.sellLots = nums[at + 2]!;
-    this.version = nums[at + 3]!;
-    this.buyN = nums[at + 4]!;
-    this.sellN = nums[at + 5]!;
-    this.realizedN = nums[at + 6]!;
-    this.openCostN = nums[at + 7]!;
+    const rows = this.rows;
+    const to = this.at;
+    for (let k = 0; k < Pn.Count; k++) rows[to + k] = nums[at + k]!;
+    this.restoreLots(nums, at + Pn.Count);
+  }
+
+  /**
+   * Puts back what `saveLotsTo` wrote, the totals numbers then (a usual fill's undo: a later fill
+   * of the command that made them bigints was taken back first, the journal running newest first).
+   */
+  restoreLots(nums: Float64Array, at: number): void {
     const lots = this.lots;
-    lots.head = nums[at + 8]!;
-    lots.headUsedLots = nums[at + 9]!;
-    lots.len = nums[at + 10]!;
+    lots.head = nums[at]!;
+    lots.headUsedLots = nums[at + 1]!;
+    lots.len = nums[at + 2]!;
     this.big = undefined;
-  }
-
-  /**
-   * True when a fill of `qtyLots` at `priceTicks` keeps every total a number (`applyFillTicks`'s
-   * own bound, the same doubles) and the trading PnL it realizes, added to `pendingTicks` (the
-   * account's counter of it), stays a safe integer: |realized| ≤ notional + the open cost it
-   * closes. Sums of non-negative terms in doubles: one that passes 2^53 exactly cannot round
-   * below it.
-   */
-  fillStaysNumbers(priceTicks: number, qtyLots: number, pendingTicks: number): boolean {
-    const notional = priceTicks * qtyLots;
-    if (this.big !== undefined || !this.totalsStayNumbers(notional)) return false;
-    return Math.abs(notional) + this.openCostN + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
-  }
-
-  /**
-   * Whether a fill of `notional` tick·lots keeps every total exact as a number (the totals
-   * numbers now): each moves by at most notional + openCost (closing lots realizes at most their
-   * cost plus the fill's notional), so if that bound is safe, each step is exact. Doubles of
-   * non-negative terms: a sum that passes 2^53 cannot round below it.
-   */
-  private totalsStayNumbers(notional: number): boolean {
-    if (!Number.isSafeInteger(notional)) return false;
-    return Math.abs(notional) + this.openCostN + Math.abs(this.realizedN) + Math.max(this.buyN, this.sellN) <= Number.MAX_SAFE_INTEGER;
   }
 }
 
+/** How many numbers of the lot storage `saveLotsTo` writes. */
+export const LOTS_SAVED = 3;
+/** How many numbers of the position its row holds (`Pn`). */
+export const POSITION_ROW_NUMBERS = Pn.Count;
 /** How many numbers and references `Position.saveTo` writes. */
-export const POSITION_SAVED_NUMBERS = 11;
+export const POSITION_SAVED_NUMBERS = Pn.Count + LOTS_SAVED;
 export const POSITION_SAVED_REFS = 1;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */

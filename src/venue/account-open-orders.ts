@@ -10,11 +10,12 @@ import type { OrderStore } from './order-store.ts';
 export const enum Mr {
   Count = 0,
   Lots = 1,
-  Saved = 2,
-  ImNotional = 3,
-  Traded = 4,
-  SavedPosition = 7,
-  PerMarket = 11,
+  ImNotional = 2,
+  BuyLots = 8,
+  SellLots = 9,
+  Saved = 14,
+  SavedPosition = 15,
+  PerMarket = 16,
 }
 /** The order record's fields and flag this file reads (order-record.ts's `F_*`, `Rec.ImBig`), likewise. */
 export const enum Rec {
@@ -46,9 +47,10 @@ export class AccountOpenOrders {
    */
   protected openImBigApprox = 0;
   /**
-   * Per market index, `Mr.PerMarket` numbers side by side (a cache line, not five heap objects): open
-   * orders' count, remaining lots (order entry's overflow bound) and margin notional, the undo's
-   * first-touch marks (`markSaved`), the position's totals.
+   * Per market index, `Mr.PerMarket` numbers side by side (not five heap objects): open orders'
+   * count, remaining lots (order entry's overflow bound) and margin notional, the fills' pending
+   * money, the position's own numbers (its `Position` reads and writes them here), the undo's
+   * first-touch marks (`markSaved`).
    */
   protected readonly byMarket: number[] = [];
 
@@ -59,7 +61,8 @@ export class AccountOpenOrders {
 
   /** bought + sold lots of the position in `market` (0 without one). */
   tradedLotsIn(market: Market): number {
-    return this.byMarket[market.index * Mr.PerMarket + Mr.Traded] ?? 0;
+    const m = market.index * Mr.PerMarket;
+    return (this.byMarket[m + Mr.BuyLots] ?? 0) + (this.byMarket[m + Mr.SellLots] ?? 0);
   }
 
   /** Open orders of this account in `market`. */

@@ -12,7 +12,7 @@ interface PendingMoney {
 
 /** A position plus the money it has settled into cash. */
 export class AccountPosition {
-  readonly position = new Position();
+  readonly position: Position;
   /**
    * Realized trading PnL (FIFO) and fees paid, but for what the account's market row still
    * holds as tick·lot counters (`Account.addFillTicks`): `tradingPnl` and `fees` add it.
@@ -33,10 +33,15 @@ export class AccountPosition {
   private mPct: BigRational | undefined = undefined;
   private mValue: Money = 0n;
 
+  /** `rows` from `at`: where the position's numbers live (its account's market row). */
   constructor(
     readonly market: Market,
     private readonly account: PendingMoney,
-  ) {}
+    rows: number[],
+    at: number,
+  ) {
+    this.position = new Position(rows, at);
+  }
 
   /** Realized trading PnL (FIFO), Money. */
   get tradingPnl(): Money {

@@ -16,33 +16,39 @@ import type { Market } from './market.ts';
  * inline only a same-file const enum); test/venue/account-row-layout checks they agree.
  */
 export const enum Mr {
+  // What a usual fill changes comes first, as one run its undo copies (`Account.saveFillRow`):
   Count = 0,
   Lots = 1,
-  Saved = 2,
   /** Σ priceTicks × remaining lots of open orders whose margin is this sum × the market's factor. */
-  ImNotional = 3,
-  // The position's bought + sold lots, net lots and open cost (tick·lots; NaN past 2^53), copied
-  // from it after every change (`syncPosition`): the order checks read them from here.
-  Traded = 4,
-  Net = 5,
-  Cost = 6,
-  /** The undo's first-touch mark of the position (`Saved`: of the money and open orders). */
-  SavedPosition = 7,
+  ImNotional = 2,
   // Money of the fills in this market not yet turned into Money (see `addFillTicks`), in tick·lots:
   // realized trading PnL, and the notional of taker and of maker fills (whose fees are that × the
   // market's whole fee factor). Each a safe integer; folded into the bigints before passing 2^53.
-  Realized = 8,
-  Taker = 9,
-  Maker = 10,
-  PerMarket = 11,
+  Realized = 3,
+  Taker = 4,
+  Maker = 5,
+  // The position's own numbers (`Pn` of risk/position.ts, from here: the `Position` of this
+  // market reads and writes them in place): the order checks read its net lots, open cost
+  // (tick·lots; NaN past 2^53) and bought and sold lots here.
+  Position = 6,
+  Net = 6,
+  Cost = 7,
+  BuyLots = 8,
+  SellLots = 9,
+  /** Where a usual fill's copy ends (`Position` + the position's `Pn.Count` numbers). */
+  FillEnd = 14,
+  /** The undo's first-touch marks of the money and open orders, and of the position (`markSaved`). */
+  Saved = 14,
+  SavedPosition = 15,
+  PerMarket = 16,
 }
 
 /** How many pending counters `savePending` writes. */
 export const PENDING_SAVED = 3;
 /** How many numbers `Account.saveMoney` writes (the market row's open count, lots and margin notional). */
 export const MONEY_SAVED = 3;
-/** How many numbers `Account.saveFillRow` writes: `MONEY_SAVED` and the `PENDING_SAVED` counters. */
-export const FILL_ROW_SAVED = MONEY_SAVED + PENDING_SAVED;
+/** How many numbers `Account.saveFillRow` writes: the row up to `Mr.FillEnd` (open orders, pending counters, the position). */
+export const FILL_ROW_SAVED = Mr.FillEnd;
 
 
 /**

@@ -1,5 +1,6 @@
 import type { Money } from '../core/money.ts';
-import type { Position } from '../risk/position.ts';
+import { POSITION_ROW_NUMBERS } from '../risk/position.ts';
+import { fillStaysNumbers } from '../risk/position-bounds.ts';
 import { AccountOpenOrders } from './account-open-orders.ts';
 import { AccountPosition } from './account-position.ts';
 import { APPROX_TERMS, MONEY_SAVED, PENDING_SAVED, copyPending, countFill, marginFitsApprox, pendingCashOf, pendingMoneyOf } from './account-rows.ts';
@@ -18,14 +19,13 @@ const NO_PENDING = new Float64Array(PENDING_SAVED);
 export const enum Mr {
   Count = 0,
   Lots = 1,
-  ImNotional = 3,
-  Traded = 4,
-  Net = 5,
-  Cost = 6,
-  Realized = 8,
-  Taker = 9,
-  Maker = 10,
-  PerMarket = 11,
+  ImNotional = 2,
+  Realized = 3,
+  Taker = 4,
+  Maker = 5,
+  Position = 6,
+  FillEnd = 14,
+  PerMarket = 16,
 }
 export const enum Tm {
   Cash = 0,
@@ -138,20 +138,12 @@ export class Account extends AccountOpenOrders {
     return total;
   }
 
-  /** Copies the position's totals into its market row (after a fill, or an undo put it back). */
-  syncPosition(marketIndex: number, position: Position | undefined): void {
-    const m = this.marketRow(marketIndex);
-    const rows = this.byMarket;
-    rows[m + Mr.Traded] = position === undefined ? 0 : position.buyLots + position.sellLots;
-    rows[m + Mr.Net] = position === undefined ? 0 : position.netLots;
-    rows[m + Mr.Cost] = position === undefined ? 0 : position.openCostNumber;
-  }
-
   /** The position in `market`, created on first use. */
   positionIn(market: Market): AccountPosition {
     let p = this.positionByMarket[market.index];
     if (p === undefined) {
-      p = new AccountPosition(market, this);
+      // Its numbers live in the market row (zero until it trades).
+      p = new AccountPosition(market, this, this.byMarket, this.marketRow(market.index) + Mr.Position);
       this.positionByMarket[market.index] = p;
       this.positionList.push(p);
     }
@@ -204,43 +196,56 @@ export class Account extends AccountOpenOrders {
   /** The row at `m`'s open-order numbers (count, lots, margin notional): `MONEY_SAVED` numbers at `nums[at]`. */
   private saveOpenRow(m: number, nums: Float64Array, at: number): void {
     const rows = this.byMarket;
-    nums[at] = rows[m + Mr.Count]!;
-    nums[at + 1] = rows[m + Mr.Lots]!;
-    nums[at + 2] = rows[m + Mr.ImNotional]!;
+    for (let k = 0; k < MONEY_SAVED; k++) nums[at + k] = rows[m + Mr.Count + k]!;
   }
 
   private restoreOpenRow(m: number, nums: Float64Array, at: number): void {
     const rows = this.byMarket;
-    rows[m + Mr.Count] = nums[at]!;
-    rows[m + Mr.Lots] = nums[at + 1]!;
-    rows[m + Mr.ImNotional] = nums[at + 2]!;
-  }
-
-  /** The realized trading PnL pending as a tick·lot counter in market `marketIndex` (0 before its row exists). */
-  pendingRealizedTicks(marketIndex: number): number {
-    return this.byMarket[marketIndex * Mr.PerMarket + Mr.Realized] ?? 0;
-  }
-
-  /** Whether a fill of `notionalTicks` adds to the taker's or maker's fee counter of market `marketIndex` without a fold (`countFill`). */
-  feeCounterFits(marketIndex: number, notionalTicks: number, aggressor: boolean): boolean {
-    return Number.isSafeInteger((this.byMarket[marketIndex * Mr.PerMarket + (aggressor ? Mr.Taker : Mr.Maker)] ?? 0) + notionalTicks);
+    for (let k = 0; k < MONEY_SAVED; k++) rows[m + Mr.Count + k] = nums[at + k]!;
   }
 
   /**
-   * What a usual fill changes of market `marketIndex`'s row (fill-undo.ts): `saveMoney`'s open-order
-   * numbers, then `savePending`'s counters, as `FILL_ROW_SAVED` numbers at `nums[at]`.
+   * Whether a fill of `notionalTicks` in market `marketIndex` (whose position exists) keeps every
+   * amount a number, read from the market row alone: the position's totals and the realized PnL
+   * it adds to the pending counter (`fillStaysNumbers`), and the taker's or maker's fee counter
+   * (`countFill` without a fold).
    */
-  saveFillRow(marketIndex: number, nums: Float64Array, at: number): void {
-    const m = this.marketRow(marketIndex);
-    this.saveOpenRow(m, nums, at);
-    copyPending(this.byMarket, m + Mr.Realized, nums, at + MONEY_SAVED);
+  usualFillFits(marketIndex: number, notionalTicks: number, aggressor: boolean): boolean {
+    const rows = this.byMarket;
+    const m = marketIndex * Mr.PerMarket;
+    return fillStaysNumbers(rows, m + Mr.Position, notionalTicks, rows[m + Mr.Realized]!) && Number.isSafeInteger(rows[m + (aggressor ? Mr.Taker : Mr.Maker)]! + notionalTicks);
   }
 
-  /** Puts back what `saveFillRow` wrote (the position's numbers in the row: `syncPosition`). */
+  /**
+   * What a usual fill changes of market `marketIndex`'s row (fill-undo.ts), one run of it: the
+   * open-order numbers, the pending counters and the position's numbers, as `FILL_ROW_SAVED`
+   * (= `Mr.FillEnd`, test/venue/account-row-layout) numbers at `nums[at]`.
+   */
+  saveFillRow(marketIndex: number, nums: Float64Array, at: number): void {
+    const rows = this.byMarket;
+    const m = marketIndex * Mr.PerMarket;
+    // Written out, not a loop: per number a load and a store (a loop of 14 cost ~30 a number).
+    nums[at] = rows[m]!;
+    nums[at + 1] = rows[m + 1]!;
+    nums[at + 2] = rows[m + 2]!;
+    nums[at + 3] = rows[m + 3]!;
+    nums[at + 4] = rows[m + 4]!;
+    nums[at + 5] = rows[m + 5]!;
+    nums[at + 6] = rows[m + 6]!;
+    nums[at + 7] = rows[m + 7]!;
+    nums[at + 8] = rows[m + 8]!;
+    nums[at + 9] = rows[m + 9]!;
+    nums[at + 10] = rows[m + 10]!;
+    nums[at + 11] = rows[m + 11]!;
+    nums[at + 12] = rows[m + 12]!;
+    nums[at + 13] = rows[m + 13]!;
+  }
+
+  /** Puts back what `saveFillRow` wrote. */
   restoreFillRow(marketIndex: number, nums: Float64Array, at: number): void {
-    const m = this.marketRow(marketIndex);
-    this.restoreOpenRow(m, nums, at);
-    copyPending(nums, at + MONEY_SAVED, this.byMarket, m + Mr.Realized);
+    const rows = this.byMarket;
+    const m = marketIndex * Mr.PerMarket;
+    for (let k = 0; k < Mr.FillEnd; k++) rows[m + k] = nums[at + k]!;
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */
@@ -248,9 +253,10 @@ export class Account extends AccountOpenOrders {
     const p = this.positionByMarket[marketIndex];
     if (p === undefined) return;
     this.positionByMarket[marketIndex] = undefined;
-    this.syncPosition(marketIndex, undefined);
-    // No fill before the position existed: nothing was pending in this market.
+    // No fill before the position existed: nothing was pending in this market, its numbers were 0.
     this.restorePending(marketIndex, NO_PENDING, 0);
+    const at = this.marketRow(marketIndex) + Mr.Position;
+    for (let k = at; k < at + POSITION_ROW_NUMBERS; k++) this.byMarket[k] = 0;
     this.positionList.splice(this.positionList.indexOf(p), 1);
   }
 

@@ -4,13 +4,14 @@ import type { Market } from './market.ts';
 import type { UndoJournal } from './undo-journal.ts';
 import type { VenueState } from './venue-state.ts';
 import { FILL_ROW_SAVED } from './account-rows.ts';
-import { POSITION_SAVED_NUMBERS } from '../risk/position.ts';
+import { LOTS_SAVED } from '../risk/position.ts';
 
 /**
  * The undo of what a usual fill changes in its account and market: the market row's open-order
- * and pending-money numbers, the position's numbers and the venue's fee counters of the market,
- * copied before the fill as one entry of numbers (`U_FILL`), with no Money. A usual fill is one whose every amount stays a number:
- * the position's totals (`Position.fillStaysNumbers`), the pending tick·lot counters (no fold
+ * and pending-money numbers and the position's numbers (one run of the row: the position's live
+ * there) and the venue's fee counters of the market, copied before the fill as one entry of
+ * numbers (`U_FILL`), with no Money. A usual fill is one whose every amount stays a number:
+ * the position's totals (`fillStaysNumbers`), the pending tick·lot counters (no fold
  * into Money), a whole fee factor, a resting order's margin as price × lots (not `B_IM_BIG`),
  * and a position that exists already. Any other fill saves the account's and the position's
  * Money too (`saveAccount`, `savePosition`: undo.ts), and the market's state (`touchMarket`).
@@ -41,8 +42,7 @@ export function setNarrowFillUndo(on: boolean): void {
 export function isUsualFill(account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): p is AccountPosition {
   if (!narrow || p === undefined || bigMargin) return false;
   if ((aggressor ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
-  const mi = market.index;
-  return p.position.fillStaysNumbers(priceTicks, lots, account.pendingRealizedTicks(mi)) && account.feeCounterFits(mi, priceTicks * lots, aggressor);
+  return account.usualFillFits(market.index, priceTicks * lots, aggressor);
 }
 
 /**
@@ -51,7 +51,7 @@ export function isUsualFill(account: Account, p: AccountPosition | undefined, ma
  */
 export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPosition, market: Market): void {
   const mi = market.index;
-  const at = j.entry(U_FILL, 4 + FILL_ROW_SAVED + POSITION_SAVED_NUMBERS);
+  const at = j.entry(U_FILL, 4 + FILL_ROW_SAVED + LOTS_SAVED);
   const nums = j.nums;
   nums[at] = mi;
   // The account by its id (the undo finds it in the venue's state): no reference in the entry.
@@ -61,8 +61,8 @@ export function saveUsualFill(j: UndoJournal, account: Account, p: AccountPositi
   nums[at + 1] = market.takerFeeTicks;
   nums[at + 2] = market.makerFeeTicks;
   account.saveFillRow(mi, nums, at + 4);
-  // The position is the account's in market `mi`.
-  p.position.saveNumbersTo(nums, at + 4 + FILL_ROW_SAVED, j);
+  // The position is the account's in market `mi`: its lots' numbers (the rest are in the row).
+  p.position.saveLotsTo(nums, at + 4 + FILL_ROW_SAVED, j);
 }
 
 /** Takes back a usual fill (the journal's entry at `nums[at]`; `s`: the venue's state, whose account it names). */
@@ -73,7 +73,6 @@ export function undoUsualFill(nums: Float64Array, at: number, s: VenueState): vo
   p.market.takerFeeTicks = nums[at + 1]!;
   p.market.makerFeeTicks = nums[at + 2]!;
   account.restoreFillRow(mi, nums, at + 4);
-  p.position.restoreNumbers(nums, at + 4 + FILL_ROW_SAVED);
+  p.position.restoreLots(nums, at + 4 + FILL_ROW_SAVED);
   p.forgetCache();
-  account.syncPosition(mi, p.position);
 }

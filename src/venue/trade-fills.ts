@@ -90,7 +90,6 @@ export class TradeFills {
       saveRecord(j, store, slot);
       // A usual fill was checked to stay in numbers and counters: no bounds asked again.
       const realizedTicks = known.position.applyUsualFill(side, priceTicks, lots);
-      account.syncPosition(market.index, known.position);
       faultPoint('fill.position');
       bookUsualFillMoney(s, account, market, priceTicks * lots, aggressor, realizedTicks);
     } else {
@@ -131,7 +130,6 @@ export class TradeFills {
     saveRecord(j, s.orders, slot);
     const position = known ?? account.positionIn(market);
     const realizedTicks = position.position.applyFillTicks(side, priceTicks, lots);
-    account.syncPosition(market.index, position.position);
     faultPoint('fill.position');
     bookFillMoney(s, account, position, market, priceTicks, lots, aggressor, realizedTicks);
   }

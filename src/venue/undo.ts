@@ -164,7 +164,6 @@ function undoPosition(nums: Float64Array, at: number, refs: unknown[], r: number
   account.restorePending(marketIndex, nums, at + 2);
   p.position.restoreFrom(nums, at + 2 + PENDING_SAVED, refs, r + 4);
   p.forgetCache();
-  account.syncPosition(marketIndex, p.position);
 }
 
 /** Saves a market's scalar state (state, index, mark, band) and record lists (once per command: `CommandLog.touchMarket`). */
