@@ -107,6 +107,18 @@ export class EventHeap {
   }
 
   /**
+   * Whether no event pushed after the pending one in `slot` is at (sec, nanos), its instant: the
+   * events of one instant are in one bucket in seq order (see the class), so they are behind it
+   * in its list. A walk to the end of that list: the events pushed since into its time range.
+   */
+  noneLaterAt(slot: number, sec: number, nanos: number): boolean {
+    const times = this.times;
+    const links = this.links;
+    for (let s = links[2 * slot + 1]!; s >= 0; s = links[2 * s + 1]!) if (links[2 * s] === nanos && times[2 * s] === sec) return false;
+    return true;
+  }
+
+  /**
    * Adds an event and returns its slot. `seq` must exceed every seq pushed before, so that
    * among equal times the new event goes last.
    */

@@ -1,6 +1,7 @@
 import type { TimeNs } from '../core/types.ts';
 import { EventHeap } from './event-heap.ts';
-import { delayInto, Instant, nsOf, secondsOf } from './exact-delay.ts';
+import { delayInto, Instant, nsOf } from './exact-delay.ts';
+import { ClockTime } from './clock-time.ts';
 import { ClockEvent, type ClockCallback, type ScheduledEvent } from './clock-event.ts';
 import { NowQueue } from './now-queue.ts';
 
@@ -25,70 +26,23 @@ export type { ClockCallback, ScheduledEvent } from './clock-event.ts';
  * the current instant skip the heap: they go to a FIFO beside it (`NowQueue`, which says why
  * the order is the same), and run after the heap's events of that instant.
  */
-export class SimClock {
+export class SimClock extends ClockTime {
   private readonly heap: EventHeap;
   /** Pending events at the current time, pushed while the clock was at it. */
   private readonly atNow = new NowQueue();
   /** Callback of the pending event in each heap slot; null when free or canceled. */
   private readonly fns: (ClockCallback<any> | null)[] = [];
   private readonly args: unknown[] = [];
-  // Initialized here: a field declared without a value starts undefined and V8 keeps it tagged, so
-  // every store of a second past 2^30 (any date after 2004) boxed a number and ran a write barrier.
-  private sec = 0;
-  private nanos = 0;
-  private nextSeq = 0;
-  /** Insertion seq of the event running now (or that ran last); -1 before the first. */
-  private ranSeq = -1;
-  private live = 0;
   /** Scratch result of `delayInto` and of the bigint times' split. */
   private readonly at = new Instant();
 
   constructor(startNs: TimeNs = 0n) {
+    super();
     if (startNs < 0n) throw new RangeError('clock start must not be before the Unix epoch');
     const start = new Instant().setNs(startNs);
     this.sec = start.sec;
     this.nanos = start.nanos;
     this.heap = new EventHeap(this.sec);
-  }
-
-  /** Current time in exact nanoseconds since the epoch. */
-  get nowNs(): TimeNs {
-    return nsOf(this.sec, this.nanos);
-  }
-
-  /** Now in seconds as a double: exactly `Number(nowNs) / 1e9` (`secondsOf`), without a bigint. */
-  get nowSeconds(): number {
-    return secondsOf(this.sec, this.nanos);
-  }
-
-  /** Unix seconds part of now (the feeds' `ts`). */
-  get nowSec(): number {
-    return this.sec;
-  }
-
-  /** Nanoseconds within the current second (the feeds' `tn`). */
-  get nowNanos(): number {
-    return this.nanos;
-  }
-
-  /**
-   * Insertion seq the next scheduled event will take. Read-only ordering facts for observers
-   * that replace a clock event with a lookup (the backtest's markouts): an event that would be
-   * scheduled now at time T runs after every event at T with a smaller seq and before those with
-   * a seq at least this one.
-   */
-  get upcomingSeq(): number {
-    return this.nextSeq;
-  }
-
-  /** Insertion seq of the event running now (the last one run between events); -1 before any. */
-  get runningSeq(): number {
-    return this.ranSeq;
-  }
-
-  /** Number of scheduled events not yet run or canceled. */
-  get pending(): number {
-    return this.live;
   }
 
   /** Time of the next live event, or undefined when idle. */
@@ -114,9 +68,10 @@ export class SimClock {
 
   /**
    * `scheduleIn` without a handle, for events nobody cancels (messages in flight): no object
-   * per event. Same order as `scheduleIn`: it takes the next insertion number.
+   * per event. Same order as `scheduleIn`: it takes the next insertion number. Returns where the
+   * event waits, for `isLastAt` while it is pending (a number: no object).
    */
-  postIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): void {
+  postIn<T>(delayNs: number, fn: ClockCallback<T>, arg?: T): number {
     // A message's usual delay (an integer below 1 s: `(d | 0) === d` checks it, NaN fails) directly.
     if (delayNs >= 0 && delayNs < 1_000_000_000 && (delayNs | 0) === delayNs) {
       let sec = this.sec;
@@ -125,11 +80,24 @@ export class SimClock {
         sec += 1;
         nanos -= 1_000_000_000;
       }
-      this.pushSlot(sec, nanos, fn, arg);
-      return;
+      return this.pushSlot(sec, nanos, fn, arg);
     }
     delayInto(this.at, this.sec, this.nanos, delayNs);
-    this.pushSlot(this.at.sec, this.at.nanos, fn, arg);
+    return this.pushSlot(this.at.sec, this.at.nanos, fn, arg);
+  }
+
+  /**
+   * Whether the pending event `postIn` placed at `where`, at (sec, nanos), is the last event
+   * pushed at that instant so far: no event pushed after it would run between it and an event
+   * pushed now at that instant (`SameInstantGroups` then carries the new message in it). Only
+   * while that event is pending.
+   */
+  isLastAt(where: number, sec: number, nanos: number): boolean {
+    // In the now-queue: every later push at the current instant is there, behind it.
+    if (where < 0) return this.atNow.tail === -where;
+    // In the heap: the instant's later events are behind it in its bucket (event-heap.ts); and
+    // if the clock is at that instant, everything in the now-queue was pushed after it.
+    return this.heap.noneLaterAt(where, sec, nanos) && (this.atNow.size === 0 || nanos !== this.nanos || sec !== this.sec);
   }
 
   /** Cancels a scheduled event. Returns false when it already ran or was canceled. */

@@ -13,18 +13,21 @@ class Group {
  *
  * the message before it is still pending in a clock event of this channel, arrives at the same
  * instant (the channel queued this one behind it: a sample that would overtake arrives right
- * after), and the clock took no event since that one was posted (its `upcomingSeq` is one past
- * that event's seq). The clock runs events in (time, insertion) order, so the message's own
- * event would have had the very next place after that event: nothing could run between the two,
- * and whatever the first message's receiver posts runs after both, as it would have. Only the
- * clock's count of events differs (one event per group instead of one per message).
+ * after), and no event pushed since that one was posted is at that instant (the clock took no
+ * event since — its `upcomingSeq` is one past that event's seq —, or those it took are at other
+ * instants: `SimClock.isLastAt`). The clock runs events in (time, insertion) order, so the
+ * message's own event would have had the very next place after that event at that instant:
+ * nothing could run between the two, and whatever the first message's receiver posts runs after
+ * both, as it would have. Only the clock's count of events differs (one event per group instead
+ * of one per message), and with it the insertion numbers after it, in the same order.
  */
 export class SameInstantGroups {
   /** Clock events in flight, in posting order (the order they run in: times never decrease along the channel). */
   private readonly groups = new InFlightRing(() => new Group());
-  /** The group posted last (pending while `groups.length > 0`), its event's seq and arrival. */
+  /** The group posted last (pending while `groups.length > 0`), its event's seq, place in the clock (`postIn`'s) and arrival. */
   private last: Group | undefined = undefined;
   private lastSeq = -1;
+  private lastWhere = 0;
   private lastSec = Number.NaN;
   private lastNanos = Number.NaN;
 
@@ -42,7 +45,7 @@ export class SameInstantGroups {
     const { clock, channel } = this;
     const seq = clock.upcomingSeq;
     const delayNs = channel.delayNs(clock.nowSec, clock.nowNanos);
-    if (this.group && this.groups.length > 0 && seq === this.lastSeq + 1 && channel.lastSec === this.lastSec && channel.lastNanos === this.lastNanos) {
+    if (this.group && this.groups.length > 0 && channel.lastSec === this.lastSec && channel.lastNanos === this.lastNanos && (seq === this.lastSeq + 1 || clock.isLastAt(this.lastWhere, this.lastSec, this.lastNanos))) {
       this.last!.messages++;
       return;
     }
@@ -52,7 +55,7 @@ export class SameInstantGroups {
     this.lastSeq = seq;
     this.lastSec = channel.lastSec;
     this.lastNanos = channel.lastNanos;
-    clock.postIn(delayNs, this.deliver);
+    this.lastWhere = clock.postIn(delayNs, this.deliver);
   }
 
   /**
