@@ -100,13 +100,15 @@ export class CommandLog {
   }
 
   /** The command applied: forget the undo log, tell the listeners, free the ended orders' slots. */
-  commit(listeners: CommandListeners, free: (slot: number) => void): void {
+  commit(listeners: CommandListeners): void {
     this.journal.clear();
     if (this.outbox.pending) this.outbox.deliver(listeners);
     const n = this.toFreeLength;
     if (n > 0) {
       const slots = this.toFree;
-      for (let i = 0; i < n; i++) free(slots[i]!);
+      // The store itself, not a closure over it: one call target, inlined here.
+      const orders = this.counters.orders;
+      for (let i = 0; i < n; i++) orders.free(slots[i]!);
       this.toFreeLength = 0;
     }
   }
