@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Side } from '../../src/core/types.ts';
 import type { VenueListener } from '../../src/venue/feeds.ts';
 import { makeVenue, place } from './fixtures.ts';
 
@@ -29,5 +31,80 @@ describe('what a command tells its listeners, in the order it happened (order ev
       'n', 'f', 'p', 'trade 2', 'p', 'f', 'trade 1', 'book',
       'j',
     ]);
+  });
+});
+
+type Hook = 'orderEvent' | 'orderFeed' | 'trade' | 'bookChanged';
+type Step = { kind: 'place'; user: number; side: Side; offset: number; lots: number; ioc: boolean } | { kind: 'cancel'; user: number; which: number } | { kind: 'subscribe'; hooks: Hook[] } | { kind: 'unsubscribe'; which: number };
+
+const HOOKS: Hook[] = ['orderEvent', 'orderFeed', 'trade', 'bookChanged'];
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    arbitrary: fc.record({ kind: fc.constant('place' as const), user: fc.nat(2), side: fc.constantFrom<Side>('B', 'S'), offset: fc.integer({ min: -4, max: 4 }), lots: fc.integer({ min: 1, max: 4 }), ioc: fc.boolean() }),
+    weight: 6,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('cancel' as const), user: fc.nat(2), which: fc.nat(10) }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('subscribe' as const), hooks: fc.subarray(HOOKS, { minLength: 1 }) }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('unsubscribe' as const), which: fc.nat(5) }), weight: 1 },
+);
+
+describe('listeners subscribing and unsubscribing between commands', () => {
+  it('each hear every event of the commands while subscribed, in subscription order per event, with their own hooks only (200 streams)', () => {
+    let heard = 0;
+    fc.assert(
+      fc.property(fc.array(stepArb, { minLength: 5, maxLength: 50 }), (steps) => {
+        const t = makeVenue();
+        const users = [t.user('a', '10000000'), t.user('b', '10000000'), t.user('c', '10000000')];
+        // The oracle: one listener with every hook, subscribed first and never removed, writes
+        // down each event; what the others should have heard is each event expanded over the
+        // listeners subscribed at its command, in their order, each by the hooks it has.
+        const tape: string[] = [];
+        const expected: string[] = [];
+        type Active = { name: string; hooks: Hook[]; detach: () => void };
+        let active: Active[] = [];
+        const expand = (what: Hook, detail: string): void => {
+          for (const a of active) {
+            if (what === 'orderEvent') {
+              if (a.hooks.includes('orderEvent')) expected.push(`${a.name} event ${detail}`);
+              if (a.hooks.includes('orderFeed')) expected.push(`${a.name} feed ${detail}`);
+            } else if (a.hooks.includes(what)) expected.push(`${a.name} ${what} ${detail}`);
+          }
+        };
+        t.venue.subscribe({
+          orderEvent: (e) => expand('orderEvent', `${e.userId} ${e.t} ${e.eid}`),
+          trade: (tr) => expand('trade', tr.tid),
+          bookChanged: (m) => expand('bookChanged', m.symbol),
+        });
+        let named = 0;
+        const seqs: number[][] = users.map(() => []);
+        for (const s of steps) {
+          const v = t.venue;
+          const m = t.btc;
+          if (s.kind === 'subscribe') {
+            const name = `L${named++}`;
+            const l: VenueListener = {};
+            if (s.hooks.includes('orderEvent')) l.orderEvent = (e) => tape.push(`${name} event ${e.userId} ${e.t} ${e.eid}`);
+            if (s.hooks.includes('orderFeed')) l.orderFeed = (userId, f) => tape.push(`${name} feed ${userId} ${f.t} ${'eid' in f ? f.eid : 0}`);
+            if (s.hooks.includes('trade')) l.trade = (tr) => tape.push(`${name} trade ${tr.tid}`);
+            if (s.hooks.includes('bookChanged')) l.bookChanged = (mk) => tape.push(`${name} bookChanged ${mk.symbol}`);
+            active.push({ name, hooks: s.hooks, detach: v.subscribe(l) });
+          } else if (s.kind === 'unsubscribe') {
+            if (active.length === 0) continue;
+            const gone = active[s.which % active.length]!;
+            gone.detach();
+            active = active.filter((a) => a !== gone);
+          } else if (s.kind === 'place') {
+            seqs[s.user]!.push(v.placeOrderSeq(users[s.user]!, m, s.side, m.markTicks + s.offset, s.lots, s.ioc ? 'IOC' : 'GTC'));
+          } else {
+            const mine = seqs[s.user]!;
+            if (mine.length > 0) v.cancelOrderSeq(users[s.user]!, mine[s.which % mine.length]!);
+          }
+        }
+        expect(tape).toEqual(expected);
+        heard += tape.length;
+      }),
+      { numRuns: 200, seed: 16 },
+    );
+    expect(heard).toBeGreaterThan(1500);
   });
 });
