@@ -91,7 +91,7 @@ export class Account extends AccountOpenOrders {
     const rows = this.byMarket;
     const m = marketIndex * Mr.PerMarket;
     rows[m + Mr.Realized] = rows[m + Mr.Realized]! + realizedTicks;
-    const fee = m + (aggressor ? Mr.Taker : Mr.Maker);
+    const fee = m + (aggressor === true ? Mr.Taker : Mr.Maker);
     rows[fee] = rows[fee]! + notionalTicks;
   }
 
@@ -213,7 +213,7 @@ export class Account extends AccountOpenOrders {
   usualFillFits(marketIndex: number, notionalTicks: number, aggressor: boolean): boolean {
     const rows = this.byMarket;
     const m = marketIndex * Mr.PerMarket;
-    return fillStaysNumbers(rows, m + Mr.Position, notionalTicks, rows[m + Mr.Realized]!) && Number.isSafeInteger(rows[m + (aggressor ? Mr.Taker : Mr.Maker)]! + notionalTicks);
+    return fillStaysNumbers(rows, m + Mr.Position, notionalTicks, rows[m + Mr.Realized]!) && Number.isSafeInteger(rows[m + (aggressor === true ? Mr.Taker : Mr.Maker)]! + notionalTicks);
   }
 
   /**

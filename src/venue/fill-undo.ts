@@ -40,8 +40,10 @@ export function setNarrowFillUndo(on: boolean): void {
  * its margin kept as Money (`B_IM_BIG`).
  */
 export function isUsualFill(account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): p is AccountPosition {
-  if (!narrow || p === undefined || bigMargin) return false;
-  if ((aggressor ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
+  // `=== true`: a boolean argument of a call V8 does not inline is tested as any value would be
+  // (false, '', 0, NaN, 0n: ~12 instructions), a comparison with true is one.
+  if (narrow !== true || p === undefined || bigMargin === true) return false;
+  if ((aggressor === true ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
   return account.usualFillFits(market.index, priceTicks * lots, aggressor);
 }
 
