@@ -30,9 +30,15 @@ export class SimClock extends ClockTime {
   private readonly heap: EventHeap;
   /** Pending events at the current time, pushed while the clock was at it. */
   private readonly atNow = new NowQueue();
-  /** Callback of the pending event in each heap slot; null when free or canceled. */
-  private readonly fns: (ClockCallback<any> | null)[] = [];
-  private readonly args: unknown[] = [];
+  /**
+   * Callback of the pending event in each heap slot; null when free or canceled. Made with room
+   * for the slots a simulation uses, filled with null and undefined: an empty `[]` starts with
+   * small-integer elements, and the first callbacks pushed into each new clock's arrays threw
+   * away the compiled `pushSlot` (and every caller it was inlined into) once per clock: every
+   * run of a process that runs several (bench passes, sweeps). The slots grow past it as before.
+   */
+  private readonly fns: (ClockCallback<any> | null)[] = new Array<ClockCallback<any> | null>(256).fill(null);
+  private readonly args: unknown[] = new Array<unknown>(256).fill(undefined);
   /** Scratch result of `delayInto` and of the bigint times' split. */
   private readonly at = new Instant();
 
