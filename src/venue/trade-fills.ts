@@ -70,18 +70,21 @@ export class TradeFills {
     const d = store.data;
     const o = slot * Rec.Stride;
     const account = s.accounts[d[o + Rec.User]!]!;
+    // `=== true` (here and on `isUsualFill`'s answer): V8 tested the argument and the answer as
+    // any value would be (false, '', 0, NaN, 0n: ~12 instructions each); a comparison is one.
+    const taker = aggressor === true;
     // The undo of what a fill changes: the account's row and position and the market's fee
     // counters (as numbers for a usual fill, else with their Money and the market's state), the record.
     const j = s.log.journal;
     const known = account.findPosition(market);
     const side = (d[o + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B';
-    if (isUsualFill(account, known, market, priceTicks, lots, aggressor, !aggressor && (d[o + Rec.Bits]! & Rec.ImBig) !== 0)) {
+    if (known !== undefined && isUsualFill(account, known, market, priceTicks, lots, taker, !taker && (d[o + Rec.Bits]! & Rec.ImBig) !== 0) === true) {
       // The taker's fills of a sweep after its first: that fill's copy is its account, position and
       // the market's fee counters as before all of them (the journal runs newest first and every
       // change since is journaled or one of these fills), so it is not copied again.
-      if (!aggressor || this.takerSavedEpoch !== j.epoch || this.takerSavedAccount !== account || this.takerSavedMarket !== market) {
+      if (!taker || this.takerSavedEpoch !== j.epoch || this.takerSavedAccount !== account || this.takerSavedMarket !== market) {
         saveUsualFill(j, account, known, market);
-        if (aggressor) {
+        if (taker) {
           this.takerSavedEpoch = j.epoch;
           this.takerSavedAccount = account;
           this.takerSavedMarket = market;
@@ -91,18 +94,18 @@ export class TradeFills {
       // A usual fill was checked to stay in numbers and counters: no bounds asked again.
       const realizedTicks = known.position.applyUsualFill(side, priceTicks, lots);
       faultPoint('fill.position');
-      bookUsualFillMoney(s, account, market, priceTicks * lots, aggressor, realizedTicks);
+      bookUsualFillMoney(s, account, market, priceTicks * lots, taker, realizedTicks);
     } else {
-      this.fillWhole(account, known, slot, market, side, priceTicks, lots, aggressor);
+      this.fillWhole(account, known, slot, market, side, priceTicks, lots, taker);
     }
     faultPoint('fill.cash');
-    if (!aggressor) account.restingFilled(store, slot, market, lots);
+    if (!taker) account.restingFilled(store, slot, market, lots);
     const filled = d[o + Rec.Filled]! + lots;
     d[o + Rec.Filled] = filled;
     store.addFilledNotional(slot, priceTicks, lots);
     const done = filled === d[o + Rec.Qty]!;
     if (done) {
-      if (aggressor) store.setState(slot, Rec.StFilled);
+      if (taker) store.setState(slot, Rec.StFilled);
       else endRest(s, account, slot, Rec.StFilled, market.index, 0);
     } else {
       store.setState(slot, Rec.StPartial);
@@ -110,7 +113,7 @@ export class TradeFills {
     faultPoint('fill.order');
     const r = s.orderRow(done ? 'f' : 'p', account.id, slot, s.executionIds.advance());
     if (r >= 0) {
-      s.rows.setFill(r, tid, lots, priceTicks, aggressor);
+      s.rows.setFill(r, tid, lots, priceTicks, taker);
       s.told();
     }
   }
