@@ -1,5 +1,5 @@
 import type { Side } from '../core/types.ts';
-import type { HeardTrade, VenueListener } from './feeds.ts';
+import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
 import { OrderEvent } from './order-events.ts';
 import { OrderEventRows } from './order-event-rows.ts';
@@ -79,12 +79,12 @@ export class CommandOutbox {
   }
 
   /** A trade outside a command: its listeners hear it now (the stats are as of it already). */
-  tradeNow(listeners: readonly TradeHook[], market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
+  tradeNow(listeners: readonly VenueListener[], market: Market, tradeNumber: number, sec: number, nanos: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
     const rows = this.trades;
     const i = rows.add(tradeNumber, sec, nanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId, market.stats);
     try {
       const t = this.tradeCursor.load(rows, i, market.symbol);
-      for (let l = 0; l < listeners.length; l++) listeners[l]!(t, market);
+      for (const l of listeners) l.trade!(t, market);
     } finally {
       rows.length = i;
     }
@@ -129,7 +129,7 @@ export class CommandOutbox {
         if (kind === Box.Book) {
           const market = this.s.markets[box[i + 1]!]!;
           const book = listeners.book;
-          for (let l = 0; l < book.length; l++) book[l]!(market);
+          for (let l = 0; l < book.length; l++) book[l]!.bookChanged!(market);
         } else if (kind === Box.Trade) {
           const market = this.s.markets[box[i + 1]!]!;
           const row = box[i + 2]!;
@@ -137,8 +137,7 @@ export class CommandOutbox {
           market.stats.showAsOf(this.trades.nums, this.trades.statsAt(row));
           try {
             const t = this.tradeCursor.load(this.trades, row, market.symbol);
-            const trade = listeners.trade;
-            for (let l = 0; l < trade.length; l++) trade[l]!(t, market);
+            for (const l of listeners.trade) l.trade!(t, market);
           } finally {
             market.stats.showAsOf(undefined);
           }
@@ -159,33 +158,31 @@ export class CommandOutbox {
     }
   }
 
-  /** Order event rows `from` up to `to` to the order listeners' hooks, in order; returns `to`. */
-  private deliverEvents(order: readonly OrderHook[], from: number, to: number): number {
+  /** Order event rows `from` up to `to` to the order listeners, in order; returns `to`. */
+  private deliverEvents(order: readonly VenueListener[], from: number, to: number): number {
     const events = this.events;
     const cursor = this.cursor;
     for (let e = from; e < to; e++) {
       const event = cursor.load(events, e);
-      for (let k = 0; k < order.length; k++) order[k]!(event);
+      for (let k = 0; k < order.length; k++) {
+        const l = order[k]!;
+        if (l.orderEvent !== undefined) l.orderEvent(event);
+        if (l.orderFeed !== undefined) l.orderFeed(event.userId, event.feed());
+      }
     }
     return to;
   }
 }
 
-/** A listener's order hook as the venue calls it: its `orderEvent`, or its `orderFeed` told the event's user and feed. */
-export type OrderHook = (e: OrderEvent) => void;
-export type TradeHook = (t: HeardTrade, market: Market) => void;
-export type BookHook = (market: Market) => void;
-
 /**
- * The listeners as the venue tells them (kept by `VenueState.listenersChanged`): every listener
- * (announcements look their hook up by name), and the hot hooks bound to their listener once,
- * at subscribe, in subscription order (per order event, a listener's `orderEvent` then its
- * `orderFeed`): delivery calls a function of an array, with no property load or check per event
- * and listener.
+ * The listeners by hook, as the venue keeps them. Delivery looks each hook up on its listener
+ * per event: with one listener at a call site V8 inlines the method there. Hooks bound once at
+ * subscribe (bound functions, or the method and its \`this\` called with \`call\`) were not
+ * inlined: ~100–180 instructions more a command (bench/README, round 16 \`cmd16\`).
  */
 export interface CommandListeners {
   readonly all: readonly VenueListener[];
-  readonly order: readonly OrderHook[];
-  readonly trade: readonly TradeHook[];
-  readonly book: readonly BookHook[];
+  readonly order: readonly VenueListener[];
+  readonly trade: readonly VenueListener[];
+  readonly book: readonly VenueListener[];
 }

@@ -3,7 +3,6 @@ import { CounterIds, IdGenerator, ID_DIGITS, LIQUIDATION_ID_PREFIX, ORDER_ID_PRE
 import type { Money } from '../core/money.ts';
 import type { Account } from './account.ts';
 import { CommandLog } from './command-log.ts';
-import type { BookHook, CommandListeners, OrderHook, TradeHook } from './command-outbox.ts';
 import type { Side } from '../core/types.ts';
 import type { VenueListener } from './feeds.ts';
 import type { Market } from './market.ts';
@@ -71,28 +70,13 @@ export class VenueState {
   }
 
 
-  /**
-   * Call after changing `listeners`: binds each listener's hot hooks (order events, trades, book
-   * changes) once, in subscription order, for delivery (`CommandListeners`). A listener's hooks
-   * are the methods it has when it subscribes.
-   */
+  /** Call after changing `listeners`. */
   listenersChanged(): void {
-    const order: OrderHook[] = [];
-    const trade: TradeHook[] = [];
-    const book: BookHook[] = [];
-    for (const l of this.listeners) {
-      const onEvent = l.orderEvent;
-      const onFeed = l.orderFeed;
-      if (onEvent !== undefined) order.push(onEvent.bind(l));
-      if (onFeed !== undefined) order.push((e) => onFeed.call(l, e.userId, e.feed()));
-      if (l.trade !== undefined) trade.push(l.trade.bind(l));
-      if (l.bookChanged !== undefined) book.push(l.bookChanged.bind(l));
-    }
     this.orderListeners = this.listeners.filter((l) => l.orderFeed !== undefined || l.orderEvent !== undefined);
     this.tradeListeners = this.listeners.filter((l) => l.trade !== undefined);
-    // The bound hooks live only in `hooked` (a field a snapshot keeps from the running process,
-    // like the other listener lists: see EXTERNAL_KEYS in src/api/journal/object-graph.ts).
-    Object.assign(this.hooked, { all: this.listeners, order, trade, book });
+    // The book-change listeners live only in `hooked` (a field a snapshot keeps from the running
+    // process, like the other listener lists: see EXTERNAL_KEYS in src/api/journal/object-graph.ts).
+    Object.assign(this.hooked, { all: this.listeners, order: this.orderListeners, trade: this.tradeListeners, book: this.listeners.filter((l) => l.bookChanged !== undefined) });
   }
 
   /** True when some listener takes order events (else feeds need not even be described). */
@@ -141,7 +125,7 @@ export class VenueState {
   emitTrade(market: Market, tradeNumber: number, priceTicks: number, qtyLots: number, takerSide: Side, maker: number, taker: number, makerUserId: number, takerUserId: number): void {
     const { nowSec, nowNanos } = this.clock;
     if (this.busy) this.outbox.tradeRow(market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
-    else this.outbox.tradeNow(this.hooked.trade, market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
+    else this.outbox.tradeNow(this.tradeListeners, market, tradeNumber, nowSec, nowNanos, priceTicks, qtyLots, takerSide, maker, taker, makerUserId, takerUserId);
   }
 
   /** `announce('bookChanged', market)` without the lookup by name (once per command that moved a book), and nothing when nobody listens. */
@@ -149,7 +133,7 @@ export class VenueState {
     const book = this.hooked.book;
     if (book.length === 0) return;
     if (this.busy) this.outbox.bookChanged(market);
-    else for (let l = 0; l < book.length; l++) book[l]!(market);
+    else for (const l of book) l.bookChanged!(market);
   }
 
   /** Calls `fn` on every listener that has the hook. */
@@ -210,7 +194,12 @@ export class VenueState {
   }
 
   /** The listeners by hook, for the command log's delivery. */
-  private readonly hooked: { -readonly [K in keyof CommandListeners]: CommandListeners[K] } = { all: [], order: [], trade: [], book: [] };
+  private readonly hooked = {
+    all: [] as readonly VenueListener[],
+    order: [] as readonly VenueListener[],
+    trade: [] as readonly VenueListener[],
+    book: [] as readonly VenueListener[],
+  };
 
   /** Account by username, or undefined. */
   account(username: string): Account | undefined {

@@ -82,11 +82,13 @@ describe('listeners subscribing and unsubscribing between commands', () => {
           const m = t.btc;
           if (s.kind === 'subscribe') {
             const name = `L${named++}`;
-            const l: VenueListener = {};
-            if (s.hooks.includes('orderEvent')) l.orderEvent = (e) => tape.push(`${name} event ${e.userId} ${e.t} ${e.eid}`);
-            if (s.hooks.includes('orderFeed')) l.orderFeed = (userId, f) => tape.push(`${name} feed ${userId} ${f.t} ${'eid' in f ? f.eid : 0}`);
-            if (s.hooks.includes('trade')) l.trade = (tr) => tape.push(`${name} trade ${tr.tid}`);
-            if (s.hooks.includes('bookChanged')) l.bookChanged = (mk) => tape.push(`${name} bookChanged ${mk.symbol}`);
+            // Hooks that read their listener through `this` (as a class's methods do): called with the wrong one, they write the wrong name.
+            type Named = VenueListener & { name: string };
+            const l: Named = { name };
+            if (s.hooks.includes('orderEvent')) l.orderEvent = function (this: Named, e) { tape.push(`${this.name} event ${e.userId} ${e.t} ${e.eid}`); };
+            if (s.hooks.includes('orderFeed')) l.orderFeed = function (this: Named, userId, f) { tape.push(`${this.name} feed ${userId} ${f.t} ${'eid' in f ? f.eid : 0}`); };
+            if (s.hooks.includes('trade')) l.trade = function (this: Named, tr) { tape.push(`${this.name} trade ${tr.tid}`); };
+            if (s.hooks.includes('bookChanged')) l.bookChanged = function (this: Named, mk) { tape.push(`${this.name} bookChanged ${mk.symbol}`); };
             active.push({ name, hooks: s.hooks, detach: v.subscribe(l) });
           } else if (s.kind === 'unsubscribe') {
             if (active.length === 0) continue;
