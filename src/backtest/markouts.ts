@@ -13,7 +13,7 @@ const NS_PER_S = 1_000_000_000n;
  *
  * A read scheduled at the fill for `T = tFill + h` would run at T after the events already
  * scheduled for T (smaller insertion seqs) and before those scheduled after the fill (seqs from
- * the clock's `upcomingSeq` at the fill on, which the read would have taken). It would see the
+ * the clock's `upcomingSeq` at the fill on, which the read would have taken: `holdPlace`). It would see the
  * book as the last change before it left it. So each pending read keeps (T, that seq), and the
  * touch is kept as of the latest book change; when the book changes in an event at (t, seq), the
  * reads ordered before that event (T < t, or T = t and their seq ≤ the event's) take the touch
@@ -48,7 +48,7 @@ export class MarkoutReader {
     // state (a change of this event not yet told is told before any of these reads can run).
     if (this.live === 0) this.midX2 = this.currentMidX2();
     const now = this.clock.nowNs;
-    const seq = this.clock.upcomingSeq;
+    const seq = this.clock.holdPlace();
     for (let k = 0; k < MARKOUT_HORIZONS_S.length; k++) {
       const at = now + BigInt(MARKOUT_HORIZONS_S[k]!) * NS_PER_S;
       if (at > this.endNs) continue;

@@ -16,6 +16,8 @@ export class ClockTime {
   protected ranSeq = -1;
   /** Events scheduled and not yet run or canceled. */
   protected live = 0;
+  /** The latest place held by `holdPlace` (-1: none yet). */
+  protected heldSeq = -1;
 
   /** Current time in exact nanoseconds since the epoch. */
   get nowNs(): TimeNs {
@@ -45,6 +47,21 @@ export class ClockTime {
    */
   get upcomingSeq(): number {
     return this.nextSeq;
+  }
+
+  /**
+   * `upcomingSeq`, for an observer that keeps a place in the clock's order without scheduling
+   * an event there (the backtest's markout reads): noted, so that what would merge two events
+   * into one (`SameInstantGroups`) knows a place was taken between them.
+   */
+  holdPlace(): number {
+    this.heldSeq = this.nextSeq;
+    return this.nextSeq;
+  }
+
+  /** The latest place held by `holdPlace` (-1: none). */
+  get lastHeldSeq(): number {
+    return this.heldSeq;
   }
 
   /** Insertion seq of the event running now (the last one run between events); -1 before any. */

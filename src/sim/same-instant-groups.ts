@@ -15,8 +15,10 @@ class Group {
  * instant (the channel queued this one behind it: a sample that would overtake arrives right
  * after), and no event pushed since that one was posted is at that instant (the clock took no
  * event since — its `upcomingSeq` is one past that event's seq —, or those it took are at other
- * instants: `SimClock.isLastAt`). The clock runs events in (time, insertion) order, so the
- * message's own event would have had the very next place after that event at that instant:
+ * instants: `SimClock.isLastAt`), and no observer held a place in the clock's order since (a
+ * markout read, `holdPlace`: at that instant it would run between the two). The clock runs
+ * events in (time, insertion) order, so the message's own event would have had the very next
+ * place after that event at that instant:
  * nothing could run between the two, and whatever the first message's receiver posts runs after
  * both, as it would have. Only the clock's count of events differs (one event per group instead
  * of one per message), and with it the insertion numbers after it, in the same order.
@@ -45,7 +47,7 @@ export class SameInstantGroups {
     const { clock, channel } = this;
     const seq = clock.upcomingSeq;
     const delayNs = channel.delayNs(clock.nowSec, clock.nowNanos);
-    if (this.group && this.groups.length > 0 && channel.lastSec === this.lastSec && channel.lastNanos === this.lastNanos && (seq === this.lastSeq + 1 || clock.isLastAt(this.lastWhere, this.lastSec, this.lastNanos))) {
+    if (this.group && this.groups.length > 0 && channel.lastSec === this.lastSec && channel.lastNanos === this.lastNanos && clock.lastHeldSeq <= this.lastSeq && (seq === this.lastSeq + 1 || clock.isLastAt(this.lastWhere, this.lastSec, this.lastNanos))) {
       this.last!.messages++;
       return;
     }

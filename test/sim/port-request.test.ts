@@ -3,19 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { ConstantLatency, type LatencyModel } from '../../src/sim/latency.ts';
 import { InProcessPort, PortError } from '../../src/sim/in-process-port.ts';
 import { RequestPool } from '../../src/sim/port-request.ts';
+import { ListLatency } from './list-latency.ts';
 import { Simulation } from '../../src/sim/simulation.ts';
 import { parseScenario } from '../../src/scenario/load.ts';
 
 const MS = 1_000_000;
 
-/** Latencies drawn from a fixed list in turn: requests overlap and answers queue behind each other. */
-class ListLatency implements LatencyModel {
-  private i = 0;
-  constructor(private readonly ns: number[]) {}
-  sampleNs(): number {
-    return this.ns[this.i++ % this.ns.length]!;
-  }
-}
 
 function setup(latency: LatencyModel) {
   const sim = new Simulation(

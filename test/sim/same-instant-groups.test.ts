@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimClock } from '../../src/clock/sim-clock.ts';
-import type { LatencyModel } from '../../src/sim/latency.ts';
 import { PortChannel } from '../../src/sim/port-channel.ts';
 import { RequestLane } from '../../src/sim/request-lane.ts';
+import { ListLatency } from './list-latency.ts';
 
 // A lane's message joins the clock event of the message before it when nothing could run between
 // the two: same channel, same arrival instant, and no event pushed in between at that instant
@@ -15,14 +15,6 @@ import { RequestLane } from '../../src/sim/request-lane.ts';
 
 const START = 1_700_000_000n * 1_000_000_000n;
 
-/** Latency samples read in order from a fixed list (the same draws in both twins). */
-class ListLatency implements LatencyModel {
-  private i = 0;
-  constructor(private readonly ns: readonly number[]) {}
-  sampleNs(): number {
-    return this.ns[this.i++ % this.ns.length]!;
-  }
-}
 
 interface Action {
   atNs: number;
@@ -116,5 +108,23 @@ describe('a lane whose messages share a clock event', () => {
     const grouped = run(schedule, [2, 0], [7], true);
     expect(apart.log.slice(0, 3)).toEqual(['3 message 0', '3 other 0', '3 message 1']);
     expect(grouped.log).toEqual(apart.log);
+  });
+
+  it('starts a new event for a message when an observer held a place in the clock since the message before it (a markout read at their instant would run between the two)', () => {
+    const insertions = (hold: boolean): number => {
+      const clock = new SimClock(START);
+      const lane = new RequestLane(clock, new PortChannel(new ListLatency([5])), true);
+      const ran: number[] = [];
+      clock.scheduleAt(START, () => {
+        lane.post((k: number) => ran.push(k), 0);
+        if (hold) clock.holdPlace(); // as MarkoutReader.afterFill: a read that would take the next place
+        lane.post((k: number) => ran.push(k), 1);
+      });
+      clock.runUntilIdle();
+      expect(ran).toEqual([0, 1]);
+      return clock.upcomingSeq;
+    };
+    expect(insertions(false)).toBe(2); // the scheduled event, and one event for both messages
+    expect(insertions(true)).toBe(3); // one event a message: the held place comes between them
   });
 });
