@@ -14,11 +14,6 @@ export function touchOf(market: Market): Touch {
   return { bidTicks: market.book.bestBidTicks() ?? null, askTicks: market.book.bestAskTicks() ?? null };
 }
 
-/** Mid price × 2 in ticks (stays an integer), null when a side is empty. */
-export function midX2(t: Touch): number | null {
-  return t.bidTicks === null || t.askTicks === null ? null : t.bidTicks + t.askTicks;
-}
-
 /** Time one account spent with a resting order at the best bid and at the best ask, per symbol. */
 export interface TouchTime {
   /** Ns with one of the account's orders at the best bid. */
@@ -79,7 +74,7 @@ export class TouchTracker {
   }
 
   /**
-   * Re-checks the touch (after a book change or an own feed). The clock is asked the time only
+   * Re-checks the touch after an own order event (a book change goes to `checkTouch` with the touch read once). The clock is asked the time only
    * when the account moved onto or off the touch: the check runs on every book change of the
    * run, most of which change nothing here (no bigint time made for those). The clock itself,
    * not a closure reading it: a closure is made anew by every run's recorder, and V8, having

@@ -17,23 +17,23 @@ export const enum Pn {
 }
 
 /**
- * Whether a fill of `notional` tick·lots keeps every total of the position whose numbers are
- * at `rows[at]` exact as a number: each moves by at most notional + openCost (closing lots
+ * Whether a fill of `notionalTicks` tick·lots keeps every total of the position whose numbers are
+ * at `rows[at]` exact as a number: each moves by at most notionalTicks + openCost (closing lots
  * realizes at most their cost plus the fill's notional), so if that bound is safe, each step is
  * exact. Doubles of non-negative terms: a sum that passes 2^53 cannot round below it. False
  * once the totals are bigints (the open cost is NaN in the row then: every comparison fails).
  */
-export function totalsStayNumbers(rows: readonly number[], at: number, notional: number): boolean {
-  if (!Number.isSafeInteger(notional)) return false;
-  return Math.abs(notional) + rows[at + Pn.Cost]! + Math.abs(rows[at + Pn.RealizedN]!) + Math.max(rows[at + Pn.BuyN]!, rows[at + Pn.SellN]!) <= Number.MAX_SAFE_INTEGER;
+export function totalsStayNumbers(rows: readonly number[], at: number, notionalTicks: number): boolean {
+  if (!Number.isSafeInteger(notionalTicks)) return false;
+  return Math.abs(notionalTicks) + rows[at + Pn.Cost]! + Math.abs(rows[at + Pn.RealizedN]!) + Math.max(rows[at + Pn.BuyN]!, rows[at + Pn.SellN]!) <= Number.MAX_SAFE_INTEGER;
 }
 
 /**
- * True when a fill of `notional` tick·lots keeps every total of the position at `rows[at]` a
+ * True when a fill of `notionalTicks` tick·lots keeps every total of the position at `rows[at]` a
  * number (`totalsStayNumbers`) and the trading PnL it realizes, added to `pendingTicks` (the
- * account's counter of it), stays a safe integer: |realized| ≤ notional + the open cost it
+ * account's counter of it), stays a safe integer: |realized| ≤ notionalTicks + the open cost it
  * closes. Then `Position.applyUsualFill` takes it without asking again.
  */
-export function fillStaysNumbers(rows: readonly number[], at: number, notional: number, pendingTicks: number): boolean {
-  return totalsStayNumbers(rows, at, notional) && Math.abs(notional) + rows[at + Pn.Cost]! + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
+export function fillStaysNumbers(rows: readonly number[], at: number, notionalTicks: number, pendingTicks: number): boolean {
+  return totalsStayNumbers(rows, at, notionalTicks) && Math.abs(notionalTicks) + rows[at + Pn.Cost]! + Math.abs(pendingTicks) <= Number.MAX_SAFE_INTEGER;
 }

@@ -68,11 +68,6 @@ export class Position {
   get realizedTicks(): bigint {
     return this.big?.realized ?? BigInt(this.rows[this.at + Pn.RealizedN]!);
   }
-  /** `openCostTicks` as a number while the totals are numbers, else NaN. */
-  get openCostNumber(): number {
-    return this.rows[this.at + Pn.Cost]!;
-  }
-
   /** Σ entry priceTicks × lots of the open lots (always ≥ 0; direction is the sign of netLots). */
   get openCostTicks(): bigint {
     return this.big?.openCost ?? BigInt(this.rows[this.at + Pn.Cost]!);
@@ -222,7 +217,7 @@ export class Position {
 
   /**
    * Writes what puts the position back as it is now (the venue's undo): `POSITION_SAVED_NUMBERS`
-   * numbers at `nums[at]` and the big totals (copied) as `POSITION_SAVED_REFS` references through
+   * numbers at `nums[at]` and the big totals (copied) as one reference through
    * `out.ref`; pins the lot storage for the command of `out.epoch` (see `FifoLots`).
    */
   saveTo(nums: Float64Array, at: number, out: { ref(value: unknown): void; readonly epoch: number }): void {
@@ -230,11 +225,8 @@ export class Position {
     out.ref(this.big === undefined ? undefined : { ...this.big });
   }
 
-  /**
-   * `saveTo`'s numbers alone, for a position whose totals are numbers and stay so
-   * (`fillStaysNumbers`, position-bounds.ts): `restoreNumbers` puts it back. Pins the lot storage the same way.
-   */
-  saveNumbersTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
+  /** `saveTo`'s numbers (the row's and the lots'): `restoreNumbers` puts them back. Pins the lot storage. */
+  private saveNumbersTo(nums: Float64Array, at: number, pin: { readonly epoch: number }): void {
     const rows = this.rows;
     const from = this.at;
     for (let k = 0; k < Pn.Count; k++) nums[at + k] = rows[from + k]!;
@@ -262,8 +254,8 @@ export class Position {
     this.big = big === undefined ? undefined : { ...big };
   }
 
-  /** Puts back what `saveNumbersTo` wrote (the totals numbers then). */
-  restoreNumbers(nums: Float64Array, at: number): void {
+  /** Puts back what `saveNumbersTo` wrote (`restoreFrom` then puts back the big totals). */
+  private restoreNumbers(nums: Float64Array, at: number): void {
     const rows = this.rows;
     const to = this.at;
     for (let k = 0; k < Pn.Count; k++) rows[to + k] = nums[at + k]!;
@@ -289,7 +281,6 @@ export const LOTS_SAVED = 3;
 export const POSITION_ROW_NUMBERS = Pn.Count;
 /** How many numbers and references `Position.saveTo` writes. */
 export const POSITION_SAVED_NUMBERS = Pn.Count + LOTS_SAVED;
-export const POSITION_SAVED_REFS = 1;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */
 export function tickLots(priceTicks: number, lots: number): bigint {

@@ -3,7 +3,7 @@ import type { AccountPosition } from './account-position.ts';
 import type { Market } from './market.ts';
 
 /**
- * An account's numbers per market, `PER_MARKET` side by side in one array (`Account.byMarket`),
+ * An account's numbers per market, `Mr.PerMarket` side by side in one array (`Account.byMarket`),
  * and what is computed from them alone: the money still pending as tick·lot counters and the
  * margin pre-check in doubles.
  */

@@ -18,7 +18,6 @@ const NO_PENDING = new Float64Array(PENDING_SAVED);
  */
 export const enum Mr {
   Count = 0,
-  Lots = 1,
   ImNotional = 2,
   Realized = 3,
   Taker = 4,
@@ -37,7 +36,7 @@ export const enum Tm {
 export class Account extends AccountOpenOrders {
   /** Cash but for the money of fills still pending in the market rows (`cash` adds it). */
   private cashBase: Money;
-  /** The margin pre-check's doubles (`T_*`: cash kept, the others per check): not arguments, which are boxed per call. */
+  /** The margin pre-check's doubles (`Tm`: cash kept, the others per check): not arguments, which are boxed per call. */
   private readonly approxTerms = new Float64Array(APPROX_TERMS);
   /** Σ admin credits and debits. */
   adjustments: Money = 0n;

@@ -76,11 +76,6 @@ export class CommandLog {
     saveTrades(this.journal, market);
   }
 
-  /** Tells the listeners now what is waiting (outside a command: nothing to commit first). */
-  deliverNow(listeners: CommandListeners): void {
-    if (this.outbox.pending) this.outbox.deliver(listeners);
-  }
-
   /** Frees the order slot when the command is over (its record must survive a rollback). */
   freeLater(slot: number): void {
     this.toFree[this.toFreeLength++] = slot;

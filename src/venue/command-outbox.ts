@@ -109,7 +109,7 @@ export class CommandOutbox {
     this.events.clear();
   }
 
-  /** Tells the listeners, in the order the command produced it (the outbox is emptied first). */
+  /** Tells the listeners, in the order the command produced it (the outbox is emptied afterwards, whatever a listener throws). */
   deliver(listeners: CommandListeners): void {
     // Listeners cannot add to the outbox (they must not call the venue while it is busy), so it
     // is read in place and emptied afterwards, whatever a listener throws.
@@ -177,8 +177,8 @@ export class CommandOutbox {
 /**
  * The listeners by hook, as the venue keeps them. Delivery looks each hook up on its listener
  * per event: with one listener at a call site V8 inlines the method there. Hooks bound once at
- * subscribe (bound functions, or the method and its \`this\` called with \`call\`) were not
- * inlined: ~100–180 instructions more a command (bench/README, round 16 \`cmd16\`).
+ * subscribe (bound functions, or the method and its `this` called with `call`) were not
+ * inlined: ~100–180 instructions more a command (bench/README, round 16 `cmd16`).
  */
 export interface CommandListeners {
   readonly all: readonly VenueListener[];

@@ -35,14 +35,14 @@ export function setNarrowFillUndo(on: boolean): void {
 }
 
 /**
- * Whether a fill of `lots` at `priceTicks` to `account` (its position `p` in `market`, if any) is a
- * usual one (see above): then `saveUsualFill` is its undo. `bigMargin`: the order is resting with
+ * Whether a fill of `lots` at `priceTicks` to `account` (with a position in `market`: the caller
+ * asks) is a usual one (see above): then `saveUsualFill` is its undo. `bigMargin`: the order is resting with
  * its margin kept as Money (`B_IM_BIG`).
  */
-export function isUsualFill(account: Account, p: AccountPosition | undefined, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): p is AccountPosition {
+export function isUsualFill(account: Account, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): boolean {
   // `=== true`: a boolean argument of a call V8 does not inline is tested as any value would be
   // (false, '', 0, NaN, 0n: ~12 instructions), a comparison with true is one.
-  if (narrow !== true || p === undefined || bigMargin === true) return false;
+  if (narrow !== true || bigMargin === true) return false;
   if ((aggressor === true ? market.takerFeeFactor : market.makerFeeFactor) === undefined) return false;
   return account.usualFillFits(market.index, priceTicks * lots, aggressor);
 }

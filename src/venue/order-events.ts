@@ -38,8 +38,8 @@ const EMPTY_ROWS = new OrderEventRows();
  * free and call `feed()` for the wire object. `feed()` builds it from the records (once per
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
- * Valid only during the listener call: the next feed moves it (the command log keeps a
- * command's events as rows, `OrderEventRows`, and replays them through one such cursor, `load`).
+ * Valid only during the listener call: the next feed moves it (the command's outbox,
+ * command-outbox.ts, keeps its events as rows, `OrderEventRows`, and replays them through one such cursor, `load`).
  */
 export class OrderEvent {
   /** The rows the event is read from (`load`), and where its row starts in their numbers. */
@@ -53,7 +53,7 @@ export class OrderEvent {
   constructor(private readonly s: VenueState) {}
 
   /**
-   * Makes this event row `i` of `rows` (an event kept by the command log until its command
+   * Makes this event row `i` of `rows` (an event kept by the command's outbox until its command
    * applied), showing the order's fill and state as they were when it happened. Nothing is
    * copied: the fields below read the row in place (a listener that reads only `t` reads one
    * number).

@@ -78,7 +78,7 @@ export class TradeFills {
     const j = s.log.journal;
     const known = account.findPosition(market);
     const side = (d[o + Rec.Bits]! & Rec.Sell) !== 0 ? 'S' : 'B';
-    if (known !== undefined && isUsualFill(account, known, market, priceTicks, lots, taker, !taker && (d[o + Rec.Bits]! & Rec.ImBig) !== 0) === true) {
+    if (known !== undefined && isUsualFill(account, market, priceTicks, lots, taker, !taker && (d[o + Rec.Bits]! & Rec.ImBig) !== 0) === true) {
       // The taker's fills of a sweep after its first: that fill's copy is its account, position and
       // the market's fee counters as before all of them (the journal runs newest first and every
       // change since is journaled or one of these fills), so it is not copied again.

@@ -28,7 +28,8 @@ import type { UndoJournal } from './undo-journal.ts';
  * averages) store numbers only: no write barrier when they are written, nothing for the
  * collector to trace while they wait, nothing to drop when the command ends. References remain
  * for what only a reference can hold: Money past the numbers, a level's queue of recorded
- * quantity, a closure, a position object and a market's lists.
+ * quantity, a closure, a position object, a market's recorded funding rate and its funding
+ * averages (their bigint times and sums).
  */
 
 /**

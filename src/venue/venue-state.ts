@@ -114,7 +114,7 @@ export class VenueState {
 
   /** After an order event row is complete: inside a command it waits for the commit, outside one the listeners hear it now. */
   told(): void {
-    if (!this.busy) this.log.deliverNow(this.hooked);
+    if (!this.busy && this.outbox.pending) this.outbox.deliver(this.hooked);
   }
 
   /**
@@ -193,7 +193,7 @@ export class VenueState {
     else this.orders.free(slot);
   }
 
-  /** The listeners by hook, for the command log's delivery. */
+  /** The listeners by hook, for the outbox's delivery (`CommandListeners`). */
   private readonly hooked = {
     all: [] as readonly VenueListener[],
     order: [] as readonly VenueListener[],
