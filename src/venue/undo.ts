@@ -57,7 +57,8 @@ const U_POSITION = 7;
 const U_TRADES = 8;
 /** An order record with Money kept off it (`B_IM_BIG`, a notional past 2^53): two references more. */
 const U_RECORD_BIG = 9;
-const U_AVERAGES = 12;
+/** A market's funding averages (exported for test/venue/journal-numbers: the one common entry with references). */
+export const U_AVERAGES = 12;
 
 /** Registers a closure that takes back a change (rare paths). */
 export function saveClosure(j: UndoJournal, fn: () => void): void {

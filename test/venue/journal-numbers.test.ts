@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Side, TimeInForce } from '../../src/core/types.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
+import { U_AVERAGES } from '../../src/venue/undo.ts';
 import type { VenueState } from '../../src/venue/venue-state.ts';
 import { btcConfig, ethConfig, makeVenue } from './fixtures.ts';
 
@@ -58,8 +59,16 @@ describe('the undo journal of the common commands', () => {
         const held: string[] = [];
         setFaultHook((point) => {
           looked++;
-          // The funding averages' sums are bigints (saved when a command moves the mark): values, not objects of the venue.
-          if (journal.refs.some((r) => r !== undefined && typeof r !== 'bigint')) held.push(point);
+          // Entry by entry: only the funding averages' entry (saved when a command moves the mark)
+          // may hold references, and those only its bigint times and sums: values, not objects of the venue.
+          const j = journal as unknown as { ops: Int32Array; refAt: Int32Array; count: number; r: number; refs: readonly unknown[] };
+          for (let i = 0; i < j.count; i++) {
+            const end = i + 1 < j.count ? j.refAt[i + 1]! : j.r;
+            for (let k = j.refAt[i]!; k < end; k++) {
+              const ref = j.refs[k];
+              if (ref !== undefined && (j.ops[i] !== U_AVERAGES || typeof ref !== 'bigint')) held.push(`${point}: entry ${j.ops[i]} holds a ${typeof ref}`);
+            }
+          }
         });
         const seqs: number[][] = users.map(() => []);
         for (const c of cmds) {
