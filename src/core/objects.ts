@@ -1,11 +1,6 @@
-/** Drops keys whose value is undefined, so that spreading the result never overrides a default. */
-export function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
 /**
  * Each key of `defaults`, in its order, with `params`' value where that is defined: what
- * `{ ...defaults, ...stripUndefined(params) }` reads for those keys (keys of `params` beyond
+ * `{ ...defaults, ...params }` reads for those keys when `params`' undefined values are dropped first (keys of `params` beyond
  * `defaults` are left out).
  *
  * Why not the spread: objects made by spreading a defaults object and then overriding some of

@@ -1,7 +1,7 @@
 import { INSTRUMENT_STATES, type InstrumentState } from '../core/types.ts';
 import { MONEY_ONE, parseMoney, type Money } from '../core/money.ts';
 import { TickSize } from '../core/price.ts';
-import { stripUndefined } from '../core/objects.ts';
+import { withDefaults } from '../core/objects.ts';
 import { DEFAULT_FUNDING_SCHEDULE, type FundingSchedule } from '../market/funding.ts';
 import type { BigRational } from '../market/rational.ts';
 
@@ -128,7 +128,8 @@ export function resolveInstrument(config: InstrumentConfig): Instrument {
   const state = config.initialState ?? 'OPEN';
   if (!INSTRUMENT_STATES.includes(state)) fail('initialState', `must be one of ${INSTRUMENT_STATES.join(', ')}`);
 
-  const funding: FundingSchedule = { ...DEFAULT_FUNDING_SCHEDULE, ...stripUndefined(config.funding ?? {}) };
+  // Only the schedule's keys: the config's capRate and interestRate are read below, not kept here.
+  const funding: FundingSchedule = withDefaults(DEFAULT_FUNDING_SCHEDULE, config.funding ?? {});
   if (!Number.isSafeInteger(funding.intervalSec) || funding.intervalSec <= 0) fail('funding.intervalSec', 'must be a positive integer');
   if (!Number.isSafeInteger(funding.offsetSec) || funding.offsetSec < 0) fail('funding.offsetSec', 'must be a non-negative integer');
 

@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MARKET_MAKER_DEFAULTS } from '../../src/agents/market-maker-params.ts';
-import { stripUndefined, withDefaults } from '../../src/core/objects.ts';
+import { withDefaults } from '../../src/core/objects.ts';
+
+/** What withDefaults replaced: the parameters without their undefined values, to be spread over the defaults. */
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
 
 describe('parameters over their defaults (withDefaults)', () => {
   it('reads every key of the defaults as the spread of the defaults and the defined parameters does', () => {
