@@ -74,8 +74,8 @@ export class TouchTracker {
   }
 
   /**
-   * Re-checks the touch after an own order event (a book change goes to `checkTouch` with the touch read once). The clock is asked the time only
-   * when the account moved onto or off the touch: the check runs on every book change of the
+   * Re-checks the touch after an own order event (a book change goes to `checkTouch`, the touch
+   * read once). The clock is asked the time only when the account moved onto or off the touch: the check runs on every book change of the
    * run, most of which change nothing here (no bigint time made for those). The clock itself,
    * not a closure reading it: a closure is made anew by every run's recorder, and V8, having
    * inlined the last run's, threw this method's compiled code away at the next run's first call.

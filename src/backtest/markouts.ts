@@ -13,8 +13,8 @@ const NS_PER_S = 1_000_000_000n;
  *
  * A read scheduled at the fill for `T = tFill + h` would run at T after the events already
  * scheduled for T (smaller insertion seqs) and before those scheduled after the fill (seqs from
- * the clock's `upcomingSeq` at the fill on, which the read would have taken: `holdPlace`). It would see the
- * book as the last change before it left it. So each pending read keeps (T, that seq), and the
+ * the clock's `upcomingSeq` at the fill on, which the read would have taken: `holdPlace`). It
+ * would see the book as the last change before it left it. So each pending read keeps (T, that seq), and the
  * touch is kept as of the latest book change; when the book changes in an event at (t, seq), the
  * reads ordered before that event (T < t, or T = t and their seq ≤ the event's) take the touch
  * from before the change, then the new touch is kept. The venue tells `bookChanged` after every

@@ -1,7 +1,7 @@
 /**
  * Each key of `defaults`, in its order, with `params`' value where that is defined: what
- * `{ ...defaults, ...params }` reads for those keys when `params`' undefined values are dropped first (keys of `params` beyond
- * `defaults` are left out).
+ * `{ ...defaults, ...params }` reads for those keys once `params`' undefined values are dropped
+ * (keys of `params` beyond `defaults` are left out).
  *
  * Why not the spread: objects made by spreading a defaults object and then overriding some of
  * its fields do not keep one hidden class from run to run (V8's object-clone path gave the third

@@ -279,7 +279,7 @@ export class Position {
 export const LOTS_SAVED = 3;
 /** How many numbers of the position its row holds (`Pn`). */
 export const POSITION_ROW_NUMBERS = Pn.Count;
-/** How many numbers and references `Position.saveTo` writes. */
+/** How many numbers `Position.saveTo` writes (its one reference is the big totals). */
 export const POSITION_SAVED_NUMBERS = Pn.Count + LOTS_SAVED;
 
 /** priceTicks × lots as an exact bigint, with a number fast path while the product is safe. */

@@ -109,7 +109,7 @@ export class CommandOutbox {
     this.events.clear();
   }
 
-  /** Tells the listeners, in the order the command produced it (the outbox is emptied afterwards, whatever a listener throws). */
+  /** Tells the listeners, in the order the command produced it; empties the outbox afterwards. */
   deliver(listeners: CommandListeners): void {
     // Listeners cannot add to the outbox (they must not call the venue while it is busy), so it
     // is read in place and emptied afterwards, whatever a listener throws.

@@ -36,8 +36,8 @@ export function setNarrowFillUndo(on: boolean): void {
 
 /**
  * Whether a fill of `lots` at `priceTicks` to `account` (with a position in `market`: the caller
- * asks) is a usual one (see above): then `saveUsualFill` is its undo. `bigMargin`: the order is resting with
- * its margin kept as Money (`B_IM_BIG`).
+ * asks) is a usual one (see above): then `saveUsualFill` is its undo. `bigMargin`: the order is
+ * resting with its margin kept as Money (`B_IM_BIG`).
  */
 export function isUsualFill(account: Account, market: Market, priceTicks: number, lots: number, aggressor: boolean, bigMargin: boolean): boolean {
   // `=== true`: a boolean argument of a call V8 does not inline is tested as any value would be

@@ -39,7 +39,8 @@ const EMPTY_ROWS = new OrderEventRows();
  * event, shared by every listener), so a run nobody listens to in full builds no feed at all.
  *
  * Valid only during the listener call: the next feed moves it (the command's outbox,
- * command-outbox.ts, keeps its events as rows, `OrderEventRows`, and replays them through one such cursor, `load`).
+ * command-outbox.ts, keeps its events as rows, `OrderEventRows`, and replays them through one
+ * such cursor, `load`).
  */
 export class OrderEvent {
   /** The rows the event is read from (`load`), and where its row starts in their numbers. */
