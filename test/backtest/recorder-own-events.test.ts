@@ -1,24 +1,64 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import marketMaker, { paramsSchema } from '../../examples/market-maker.ts';
-import { TouchTracker } from '../../src/backtest/market-watch.ts';
+import type { TouchTime } from '../../src/backtest/market-watch.ts';
 import type { OrderCounts } from '../../src/backtest/recorder.ts';
 import { runBacktest } from '../../src/backtest/runner.ts';
 import { loadScenario } from '../../src/scenario/load.ts';
 import type { Simulation } from '../../src/sim/simulation.ts';
+import type { Market } from '../../src/venue/market.ts';
 
 // The backtest's recorder hears its account's own order events through the port hub, which
 // routes each event to its user's sinks only, and reads the touch once per book change for the
-// touch tracker and the markouts. The reference is the recorder as it was: a venue listener told
-// every order event of the run, keeping those of the account, and a touch tracker reading the
-// book itself at every book change. Same counts, fills and time at the touch.
+// touch tracker and the markouts. The reference is a venue listener told every order event of
+// the run, keeping those of the account, and timing the touch on its own: at every order event
+// and book change it asks the book whether one of the account's orders rests in the best bid's
+// and the best ask's queue (the tracker knows its orders from their events instead), and adds
+// the time since its last change. Same counts, fills and time at the touch.
 
 const S = 1_000_000_000n;
 
 interface Reference {
   orders: OrderCounts;
   fills: number;
-  touch: TouchTracker[];
+  touch: ReferenceTouch[];
+}
+
+/** One market's time at the touch, read from the book's queues (nothing of TouchTracker). */
+class ReferenceTouch {
+  private atBid = false;
+  private atAsk = false;
+  readonly time: TouchTime = { bidNs: 0n, askNs: 0n, bothNs: 0n };
+
+  constructor(
+    private readonly market: Market,
+    private readonly userId: number,
+    private sinceNs: bigint,
+  ) {}
+
+  /** Whether one of the user's orders rests at the best price of `side`. */
+  private rests(side: 'B' | 'S'): boolean {
+    const book = this.market.book;
+    const best = side === 'B' ? book.bestBidTicks() : book.bestAskTicks();
+    return best !== undefined && book.levelQueue(side, best).some((e) => e.ownerId === this.userId);
+  }
+
+  check(nowNs: bigint): void {
+    const atBid = this.rests('B');
+    const atAsk = this.rests('S');
+    if (atBid === this.atBid && atAsk === this.atAsk) return;
+    this.close(nowNs);
+    this.atBid = atBid;
+    this.atAsk = atAsk;
+  }
+
+  close(nowNs: bigint): void {
+    const dt = nowNs - this.sinceNs;
+    if (this.atBid) this.time.bidNs += dt;
+    if (this.atAsk) this.time.askNs += dt;
+    if (this.atBid && this.atAsk) this.time.bothNs += dt;
+    this.sinceNs = nowNs;
+  }
 }
 
 /**
@@ -27,12 +67,12 @@ interface Reference {
  */
 function reference(sim: Simulation, username: string): Reference {
   const account = sim.venue.account(username)!;
-  const out: Reference = { orders: { submitted: 0, accepted: 0, rejected: 0, acceptedLots: 0, canceled: 0, rejectReasons: {} }, fills: 0, touch: sim.venue.markets.map((m) => new TouchTracker(m, sim.clock.nowNs)) };
+  const out: Reference = { orders: { submitted: 0, accepted: 0, rejected: 0, acceptedLots: 0, canceled: 0, rejectReasons: {} }, fills: 0, touch: sim.venue.markets.map((m) => new ReferenceTouch(m, account.id, sim.clock.nowNs)) };
   sim.venue.subscribe({
     orderEvent: (e) => {
       if (e.userId !== account.id || sim.clock.nowNs > sim.endNs) return;
       const market = e.plainMarket();
-      if (market !== undefined) out.touch[market.index]!.onOrder(e, sim.clock);
+      if (market !== undefined) out.touch[market.index]!.check(sim.clock.nowNs);
       const feed = e.feed();
       if (feed.t === 'n') (out.orders.submitted++, out.orders.accepted++, (out.orders.acceptedLots += feed.o?.q ?? 0));
       else if (feed.t === 'j') {
@@ -45,7 +85,7 @@ function reference(sim: Simulation, username: string): Reference {
       else if (feed.t === 'p' || feed.t === 'f') out.fills++;
     },
     bookChanged: (market) => {
-      if (sim.clock.nowNs <= sim.endNs) out.touch[market.index]!.check(sim.clock);
+      if (sim.clock.nowNs <= sim.endNs) out.touch[market.index]!.check(sim.clock.nowNs);
     },
   });
   return out;
@@ -55,6 +95,7 @@ describe("the backtest recorder's own order events", () => {
   it('are the ones a listener filtering every order event by user keeps: same counts, fills and time at the touch', async () => {
     let fills = 0;
     let orders = 0;
+    let touchNs = 0n;
     await fc.assert(
       fc.asyncProperty(
         fc.record({ halfSpreadTicks: fc.integer({ min: 0, max: 6 }), requoteMs: fc.integer({ min: 5, max: 200 }), maxInventoryLots: fc.integer({ min: 1, max: 4 }) }),
@@ -75,11 +116,13 @@ describe("the backtest recorder's own order events", () => {
           expect(result.touchTimes).toEqual(ref!.touch.map((t) => ({ ...t.time })));
           fills += result.fills.length;
           orders += result.orders.submitted;
+          for (const t of result.touchTimes) touchNs += t.bidNs + t.askNs + t.bothNs;
         },
       ),
       { numRuns: 6, seed: 16 },
     );
-    // The runs quote and fill: the counts compared are not all zero.
+    // The runs quote, fill and rest at the touch: the counts and times compared are not all zero.
     expect(Math.min(fills, orders)).toBeGreaterThan(10);
+    expect(touchNs).toBeGreaterThan(0n);
   }, 120_000);
 });
