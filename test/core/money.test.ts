@@ -12,6 +12,7 @@ import {
   parseMoney,
 } from '../../src/core/money.ts';
 import { RandomStream } from '../../src/random/random-stream.ts';
+import { referenceDivRoundHalfEven } from './reference-rounding.ts';
 
 const MINIMAL = /^-?(0|[1-9]\d*)(\.\d*[1-9])?$/;
 const Big = Decimal.clone({ precision: 200 });
@@ -119,26 +120,6 @@ describe('formatScaled and formatMoney', () => {
     }
   });
 });
-
-/** Nearest integer to a/b, ties to even, by trying the three candidates around a/b. */
-function referenceDivRoundHalfEven(a: bigint, b: bigint): bigint {
-  const t = a / b;
-  let best = t;
-  let bestDistance: bigint | undefined;
-  for (const q of [t - 1n, t, t + 1n]) {
-    const d = a - q * b;
-    const distance = d < 0n ? -d : d;
-    if (
-      bestDistance === undefined ||
-      distance < bestDistance ||
-      (distance === bestDistance && q % 2n === 0n)
-    ) {
-      best = q;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
 
 describe('divRoundHalfEven', () => {
   it('rounds ties to the even neighbour for every sign combination', () => {

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Money } from '../../src/core/money.ts';
 import type { Side } from '../../src/core/types.ts';
-import { tickLots } from '../../src/risk/position.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
+import type { Instrument } from '../../src/venue/instrument.ts';
+import { referenceDivRoundHalfEven } from '../core/reference-rounding.ts';
 import { BigintPosition } from './bigint-position.ts';
 import { outcomeFailingAt } from './fault-outcome.ts';
 import { type Cmd, cmdArb, make, sweepStreamArb } from './fill-streams.ts';
@@ -16,6 +18,16 @@ import { type Cmd, cmdArb, make, sweepStreamArb } from './fill-streams.ts';
  * model's net, bought and sold lots, notionals, open cost and lots, realized PnL, and trading PnL
  * and fees as Money, and the row's traded lots (the order checks' bound) are the model's.
  */
+
+/**
+ * The fee of one side of a trade, the model's own way (not the venue's factors or feeOf):
+ * price × lots × the tick·lot's Money × the side's fee rate, one division by the rate's
+ * denominator at the end, rounded half to even (as all Money is: src/core/money.ts).
+ */
+function modelFee(inst: Instrument, priceTicks: number, qtyLots: number, aggressor: boolean): Money {
+  const rate = aggressor ? inst.takerFee : inst.makerFee;
+  return referenceDivRoundHalfEven(BigInt(priceTicks) * BigInt(qtyLots) * inst.tickLotMoney * rate.num, rate.den);
+}
 
 afterEach(() => setFaultHook(undefined));
 
@@ -43,7 +55,7 @@ function expectRowsAsModel(twin: ReturnType<typeof make>): number {
       model.position.fill(side, trade.priceTicks, trade.qtyLots);
       if (side === 'B') model.bought += trade.qtyLots;
       else model.sold += trade.qtyLots;
-      model.fees += market.feeOf(tickLots(trade.priceTicks, trade.qtyLots), aggressor);
+      model.fees += modelFee(market.instrument, trade.priceTicks, trade.qtyLots, aggressor);
     }
   }
   for (const a of v.accounts) {
