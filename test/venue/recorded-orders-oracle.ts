@@ -4,7 +4,6 @@ import type { BookEvent, TradeEvent } from '../../src/book/events.ts';
 import type { Side } from '../../src/core/types.ts';
 import { EXTERNAL_OWNER } from '../../src/venue/external-owner.ts';
 import { LevelChangeLog } from '../../src/venue/level-change-log.ts';
-import { LastRowOfKey } from '../../src/venue/level-keys.ts';
 import type { Market } from '../../src/venue/market.ts';
 import type { Order } from '../../src/venue/order.ts';
 import type { OrderFlow } from '../../src/venue/order-flow.ts';
@@ -60,8 +59,6 @@ export class RecordedOrdersOracle {
   private readonly events: BookEvent[] = [];
   /** The book's outcomes as records (no object per operation). */
   private readonly records = new BookEvents();
-  /** Scratch of `applyLevelColumns`: each level's last row in the batch. */
-  private readonly lastRow = new LastRowOfKey();
   /** Scratch of `applyLevelColumns`: rows, then the increases' rows, book ids and shown lots. */
   private rowScratch = new Int32Array(64);
   private idScratch = new Float64Array(64);
@@ -150,6 +147,8 @@ export class RecordedOrdersOracle {
   /**
    * Rows `from`..`to` of `c` with one row per level, into `rowScratch` (returns their count):
    * a batch may name a level twice, and its last value counts, in the place of its first mention.
+   * A plain Map (its keys keep the order of their first set), not the venue's `LastRowOfKey`:
+   * the oracle would not see that table's bugs if it used it.
    */
   private uniqueRows(c: LevelColumns): number {
     const n = c.to - c.from;
@@ -159,7 +158,11 @@ export class RecordedOrdersOracle {
       this.idScratch = new Float64Array(size);
       this.shownScratch = new Float64Array(size);
     }
-    return this.lastRow.collect(c.side, c.priceTicks, c.from, c.to, this.rowScratch);
+    const lastRow = new Map<number, number>();
+    for (let row = c.from; row < c.to; row++) lastRow.set(c.side[row] === SIDE_BID ? c.priceTicks[row]! : -c.priceTicks[row]!, row);
+    let u = 0;
+    for (const row of lastRow.values()) this.rowScratch[u++] = row;
+    return u;
   }
 
   /**
