@@ -6,10 +6,10 @@ import type { Account } from '../../src/venue/account.ts';
 import { CommandFailedError } from '../../src/venue/command-log.ts';
 import { InjectedFault, setFaultHook } from '../../src/venue/fault-points.ts';
 import type { InstrumentConfig } from '../../src/venue/instrument.ts';
-import { tickLotsAtRate } from '../../src/venue/money-rate.ts';
 import type { Market } from '../../src/venue/market.ts';
 import type { Venue } from '../../src/venue/venue.ts';
 import { BigintPosition } from './bigint-position.ts';
+import { modelFee } from './money-model.ts';
 import { makeVenue } from './fixtures.ts';
 
 /** What the oracle expects of one account: cash, trading PnL and fees, all from the trades in bigints. */
@@ -21,8 +21,8 @@ interface Expected {
 }
 
 /**
- * A venue whose trades the oracle books in bigints, fill by fill, with the same rounding rule
- * the exact path uses (`tickLotsAtRate`): the venue's tick·lot counters must read the same.
+ * A venue whose trades the oracle books in bigints, fill by fill, each fee rounded on its own
+ * (`modelFee`, not the venue's `tickLotsAtRate`): the venue's tick·lot counters must read the same.
  */
 function oracleVenue(config: InstrumentConfig, users: number) {
   const t = makeVenue({ instruments: [config] });
@@ -40,7 +40,7 @@ function oracleVenue(config: InstrumentConfig, users: number) {
   const book = (userId: number, side: Side, priceTicks: number, qty: number, aggressor: boolean) => {
     const e = expected.get(userId)!;
     const realized = e.position.fill(side, priceTicks, qty) * inst.tickLotMoney;
-    const fee = tickLotsAtRate(BigInt(priceTicks) * BigInt(qty), inst.tickLotMoney, aggressor ? inst.takerFee : inst.makerFee);
+    const fee = modelFee(inst, priceTicks, qty, aggressor);
     e.tradingPnl += realized;
     e.fees += fee;
     e.cash += realized - fee;

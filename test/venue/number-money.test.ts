@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Side } from '../../src/core/types.ts';
 import { Position } from '../../src/risk/position.ts';
-import { marginOf } from '../../src/venue/account.ts';
 import { BigintPosition } from './bigint-position.ts';
 import { btcConfig, makeVenue, money, place } from './fixtures.ts';
+import { modelAtRate } from './money-model.ts';
 
 describe('tick·lot totals as numbers', () => {
   it('match a bigint FIFO position fill by fill, also across 2^53 (prices up to 2^40, sizes up to 2^20)', () => {
@@ -64,10 +64,10 @@ describe('the margin check in doubles', () => {
           const inst = m.instrument;
           // Orders around what is left: the exact slack crosses zero within this range.
           const slack = thin.equity() - thin.openOrdersIm - thin.positionsMargin('initial');
-          const perLot = marginOf(inst, m.markTicks, 1, inst.initialMarginPct);
+          const perLot = modelAtRate(inst, m.markTicks, 1, inst.initialMarginPct);
           const around = Number(slack / perLot);
           for (const lots of [around - 1, around, around + 1, around + 2].filter((q) => q >= 1)) {
-            const exact = slack - marginOf(inst, m.markTicks, lots, inst.initialMarginPct);
+            const exact = slack - modelAtRate(inst, m.markTicks, lots, inst.initialMarginPct);
             const fits = thin.initialMarginFits(m.markTicks * lots * m.imPerTickLotApprox);
             if (fits !== 0) expect(fits > 0).toBe(exact >= 0n);
           }

@@ -1,23 +1,25 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { marginOf, type Account } from '../../src/venue/account.ts';
+import type { Account } from '../../src/venue/account.ts';
 import type { Venue } from '../../src/venue/venue.ts';
 import { applyBothPathsCmd, bothPathsCmds, venueWithBothPaths } from './both-margin-paths.ts';
 import { btcConfig, makeVenue, money, place } from './fixtures.ts';
+import { modelAtRate } from './money-model.ts';
 
 /**
  * The open orders' initial margin is kept as numbers (Σ price × lots per account and market,
  * times the market's whole Money factor when read) and as Money only for orders whose market
  * has no whole factor or whose sum would pass 2^53. The oracle: Σ over the open orders of the
- * exact per-order margin (`marginOf`, bigint), recomputed from the order views after every
- * command; and each open order's `reservedIm` equals its own exact margin.
+ * exact per-order margin (`modelAtRate`, bigint, not the venue's `marginOf`), recomputed from
+ * the order views after every command; and each open order's `reservedIm` equals its own exact
+ * margin.
  */
 
 function exactOpenMargin(venue: Venue, a: Account): bigint {
   let total = 0n;
   for (const o of venue.openOrders(a)) {
     const inst = o.market!.instrument;
-    const own = marginOf(inst, o.priceTicks, o.qtyLots - o.filledLots, inst.initialMarginPct);
+    const own = modelAtRate(inst, o.priceTicks, o.qtyLots - o.filledLots, inst.initialMarginPct);
     expect(o.reservedIm).toBe(own);
     total += own;
   }

@@ -1,13 +1,11 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Money } from '../../src/core/money.ts';
 import type { Side } from '../../src/core/types.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
-import type { Instrument } from '../../src/venue/instrument.ts';
-import { referenceDivRoundHalfEven } from '../core/reference-rounding.ts';
 import { BigintPosition } from './bigint-position.ts';
 import { outcomeFailingAt } from './fault-outcome.ts';
 import { type Cmd, cmdArb, make, sweepStreamArb } from './fill-streams.ts';
+import { modelFee } from './money-model.ts';
 
 /**
  * A position's numbers live in its account's market row (risk/position.ts's `Pn` from
@@ -16,18 +14,9 @@ import { type Cmd, cmdArb, make, sweepStreamArb } from './fill-streams.ts';
  * the exact bigint model fed with the trades the venue printed (what a command that failed
  * printed nothing of): after every command, each account's position in each market has the
  * model's net, bought and sold lots, notionals, open cost and lots, realized PnL, and trading PnL
- * and fees as Money, and the row's traded lots (the order checks' bound) are the model's.
+ * and fees as Money (its own fee arithmetic, `modelFee`), and the row's traded lots (the order
+ * checks' bound) are the model's.
  */
-
-/**
- * The fee of one side of a trade, the model's own way (not the venue's factors or feeOf):
- * price × lots × the tick·lot's Money × the side's fee rate, one division by the rate's
- * denominator at the end, rounded half to even (as all Money is: src/core/money.ts).
- */
-function modelFee(inst: Instrument, priceTicks: number, qtyLots: number, aggressor: boolean): Money {
-  const rate = aggressor ? inst.takerFee : inst.makerFee;
-  return referenceDivRoundHalfEven(BigInt(priceTicks) * BigInt(qtyLots) * inst.tickLotMoney * rate.num, rate.den);
-}
 
 afterEach(() => setFaultHook(undefined));
 
