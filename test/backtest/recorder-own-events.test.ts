@@ -13,8 +13,9 @@ import type { Market } from '../../src/venue/market.ts';
 // touch tracker and the markouts. The reference is a venue listener told every order event of
 // the run, keeping those of the account, and timing the touch on its own: at every order event
 // and book change it asks the book whether one of the account's orders rests in the best bid's
-// and the best ask's queue (the tracker knows its orders from their events instead), and adds
-// the time since its last change. Same counts, fills and time at the touch.
+// and the best ask's queue (the tracker knows its orders from their events instead) and notes
+// the answer with the time; the notes are summed at the end. Same counts, fills and time at the
+// touch.
 
 const S = 1_000_000_000n;
 
@@ -24,17 +25,20 @@ interface Reference {
   touch: ReferenceTouch[];
 }
 
-/** One market's time at the touch, read from the book's queues (nothing of TouchTracker). */
+/**
+ * One market's time at the touch, read from the book's queues (nothing of TouchTracker): every
+ * look at the touch is noted with its time, and the times are summed from the notes at the end.
+ */
 class ReferenceTouch {
-  private atBid = false;
-  private atAsk = false;
-  readonly time: TouchTime = { bidNs: 0n, askNs: 0n, bothNs: 0n };
+  private readonly notes: { ns: bigint; bid: boolean; ask: boolean }[] = [];
 
   constructor(
     private readonly market: Market,
     private readonly userId: number,
-    private sinceNs: bigint,
-  ) {}
+    startNs: bigint,
+  ) {
+    this.notes.push({ ns: startNs, bid: false, ask: false });
+  }
 
   /** Whether one of the user's orders rests at the best price of `side`. */
   private rests(side: 'B' | 'S'): boolean {
@@ -43,21 +47,20 @@ class ReferenceTouch {
     return best !== undefined && book.levelQueue(side, best).some((e) => e.ownerId === this.userId);
   }
 
-  check(nowNs: bigint): void {
-    const atBid = this.rests('B');
-    const atAsk = this.rests('S');
-    if (atBid === this.atBid && atAsk === this.atAsk) return;
-    this.close(nowNs);
-    this.atBid = atBid;
-    this.atAsk = atAsk;
+  look(nowNs: bigint): void {
+    this.notes.push({ ns: nowNs, bid: this.rests('B'), ask: this.rests('S') });
   }
 
-  close(nowNs: bigint): void {
-    const dt = nowNs - this.sinceNs;
-    if (this.atBid) this.time.bidNs += dt;
-    if (this.atAsk) this.time.askNs += dt;
-    if (this.atBid && this.atAsk) this.time.bothNs += dt;
-    this.sinceNs = nowNs;
+  /** The time at the bid, at the ask and at both, up to `endNs`: each note holds until the next. */
+  timeUntil(endNs: bigint): TouchTime {
+    const time = { bidNs: 0n, askNs: 0n, bothNs: 0n };
+    this.notes.forEach((note, i) => {
+      const untilNs = this.notes[i + 1]?.ns ?? endNs;
+      if (note.bid) time.bidNs += untilNs - note.ns;
+      if (note.ask) time.askNs += untilNs - note.ns;
+      if (note.bid && note.ask) time.bothNs += untilNs - note.ns;
+    });
+    return time;
   }
 }
 
@@ -72,7 +75,7 @@ function reference(sim: Simulation, username: string): Reference {
     orderEvent: (e) => {
       if (e.userId !== account.id || sim.clock.nowNs > sim.endNs) return;
       const market = e.plainMarket();
-      if (market !== undefined) out.touch[market.index]!.check(sim.clock.nowNs);
+      if (market !== undefined) out.touch[market.index]!.look(sim.clock.nowNs);
       const feed = e.feed();
       if (feed.t === 'n') (out.orders.submitted++, out.orders.accepted++, (out.orders.acceptedLots += feed.o?.q ?? 0));
       else if (feed.t === 'j') {
@@ -85,7 +88,7 @@ function reference(sim: Simulation, username: string): Reference {
       else if (feed.t === 'p' || feed.t === 'f') out.fills++;
     },
     bookChanged: (market) => {
-      if (sim.clock.nowNs <= sim.endNs) out.touch[market.index]!.check(sim.clock.nowNs);
+      if (sim.clock.nowNs <= sim.endNs) out.touch[market.index]!.look(sim.clock.nowNs);
     },
   });
   return out;
@@ -109,11 +112,9 @@ describe("the backtest recorder's own order events", () => {
             durationNs: 60n * S,
             setup: (sim) => (ref = reference(sim, 'strategy')),
           });
-          const endNs = result.endNs;
-          for (const t of ref!.touch) t.close(endNs);
           expect(result.orders).toEqual(ref!.orders);
           expect(result.fills.length).toBe(ref!.fills);
-          expect(result.touchTimes).toEqual(ref!.touch.map((t) => ({ ...t.time })));
+          expect(result.touchTimes).toEqual(ref!.touch.map((t) => t.timeUntil(result.endNs)));
           fills += result.fills.length;
           orders += result.orders.submitted;
           for (const t of result.touchTimes) touchNs += t.bidNs + t.askNs + t.bothNs;
