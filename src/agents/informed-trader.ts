@@ -7,7 +7,8 @@ import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feed
 import { nowSec } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
-import { OwnOrders, type FeedOutcome } from './own-orders.ts';
+import { OwnOrders } from './own-orders.ts';
+import { OneOrderAtATime } from './one-order-at-a-time.ts';
 import { TopOfBook } from './top-of-book.ts';
 
 /** How an informed trader trades. */
@@ -51,9 +52,8 @@ export class InformedTrader implements Strategy, TickStrategy {
   private orders!: OwnOrders;
   private top!: TopOfBook;
   private port!: ExchangePort;
-  private readonly busy = new Set<string>();
+  private turns!: OneOrderAtATime;
   private readonly lastOrderSec = new Map<string, number>();
-  private readonly closedUntilSec = new Map<string, number>();
 
   constructor(
     private readonly env: AgentEnvironment & { index: IndexOracle },
@@ -66,6 +66,7 @@ export class InformedTrader implements Strategy, TickStrategy {
     this.port = port;
     const tickOf = (symbol: string) => this.market(symbol).tick;
     this.orders = new OwnOrders(port, tickOf);
+    this.turns = new OneOrderAtATime(port, this.p.closedBackoffSec);
     this.top = new TopOfBook(tickOf);
     this.env.index.onUpdate((symbol) => this.consider(symbol));
     for (const m of this.env.markets) void port.subscribe(m.symbol, 'LEVEL_1').catch(() => undefined);
@@ -81,20 +82,11 @@ export class InformedTrader implements Strategy, TickStrategy {
   }
 
   onOrderFeed(feed: OrderFeed): void {
-    this.onOutcome(this.orders.apply(feed));
+    this.turns.settle(this.orders.apply(feed));
   }
 
   onOwnOrder(note: OwnOrderNote): void {
-    this.onOutcome(this.orders.applyNote(note));
-  }
-
-  private onOutcome(outcome: FeedOutcome): void {
-    if (outcome.kind === 'ended' || outcome.kind === 'rejected' || (outcome.kind === 'fill' && outcome.done)) {
-      this.busy.delete(outcome.symbol);
-      if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {
-        this.closedUntilSec.set(outcome.symbol, nowSec(this.port) + this.p.closedBackoffSec);
-      }
-    }
+    this.turns.settle(this.orders.applyNote(note));
   }
 
   /** Net position in `symbol`, lots. */
@@ -104,9 +96,9 @@ export class InformedTrader implements Strategy, TickStrategy {
 
   private consider(symbol: string): void {
     const market = this.env.markets.find((m) => m.symbol === symbol);
-    if (market === undefined || this.busy.has(symbol)) return;
+    if (market === undefined || this.turns.busy(symbol)) return;
     const now = nowSec(this.port);
-    if (now < (this.closedUntilSec.get(symbol) ?? 0) || now - (this.lastOrderSec.get(symbol) ?? -Infinity) < this.p.cooldownMs / 1000) return;
+    if (this.turns.paused(symbol, now) || now - (this.lastOrderSec.get(symbol) ?? -Infinity) < this.p.cooldownMs / 1000) return;
     const future = this.env.index.peek(symbol, this.p.lookaheadSec);
     if (future === undefined) return;
     const fairTicks = future * market.tick.priceScale;
@@ -128,7 +120,7 @@ export class InformedTrader implements Strategy, TickStrategy {
 
   private send(market: AgentMarket, side: Side, limitTicks: number, lots: number, now: number): void {
     if (lots <= 0) return;
-    this.busy.add(market.symbol);
+    this.turns.sent(market.symbol);
     this.lastOrderSec.set(market.symbol, now);
     this.orders.place(market.symbol, side, limitTicks, roundLots(lots, market.minQtyLots), 'IOC');
   }

@@ -6,7 +6,8 @@ import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feed
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
 import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
-import { OwnOrders, type FeedOutcome } from './own-orders.ts';
+import { OwnOrders } from './own-orders.ts';
+import { OneOrderAtATime } from './one-order-at-a-time.ts';
 import { BookSampler } from './book-sampler.ts';
 import type { Top } from './top-of-book.ts';
 
@@ -43,8 +44,7 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
   protected orders!: OwnOrders;
   protected port!: ExchangePort;
   private books!: BookSampler;
-  private readonly busy = new Set<string>();
-  private readonly closedUntilSec = new Map<string, number>();
+  private turns!: OneOrderAtATime;
 
   constructor(
     protected readonly env: AgentEnvironment,
@@ -63,6 +63,7 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
     this.port = port;
     const tickOf = (symbol: string) => this.market(symbol).tick;
     this.orders = new OwnOrders(port, tickOf);
+    this.turns = new OneOrderAtATime(port, this.base.closedBackoffSec);
     this.books = new BookSampler(port, tickOf);
     for (const m of this.env.markets) this.scheduleSample(m);
   }
@@ -76,20 +77,11 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
   }
 
   onOrderFeed(feed: OrderFeed): void {
-    this.onOutcome(this.orders.apply(feed));
+    this.turns.settle(this.orders.apply(feed));
   }
 
   onOwnOrder(note: OwnOrderNote): void {
-    this.onOutcome(this.orders.applyNote(note));
-  }
-
-  private onOutcome(outcome: FeedOutcome): void {
-    if (outcome.kind === 'ended' || outcome.kind === 'rejected' || (outcome.kind === 'fill' && outcome.done)) {
-      this.busy.delete(outcome.symbol);
-      if (outcome.kind === 'rejected' && outcome.reason === 'EXCHANGE_CLOSED') {
-        this.closedUntilSec.set(outcome.symbol, nowSec(this.port) + this.base.closedBackoffSec);
-      }
-    }
+    this.turns.settle(this.orders.applyNote(note));
   }
 
   /** Net position in `symbol`, lots. */
@@ -111,14 +103,14 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
     const mid = (top.bidTicks + top.askTicks) / 2;
     const t = nowSec(this.port);
     const wanted = this.target(symbol, mid, t);
-    if (wanted === undefined || this.busy.has(symbol) || t < (this.closedUntilSec.get(symbol) ?? 0)) return;
+    if (wanted === undefined || this.turns.busy(symbol) || this.turns.paused(symbol, t)) return;
     const gap = wanted - this.orders.position(symbol);
     if (Math.abs(gap) < market.minQtyLots) return;
     const side = gap > 0 ? 'B' : 'S';
     const touch = side === 'B' ? top.askTicks : top.bidTicks;
     if (touch === undefined) return;
     const limit = side === 'B' ? touch + this.base.slippageTicks : touch - this.base.slippageTicks;
-    this.busy.add(symbol);
+    this.turns.sent(symbol);
     this.orders.place(symbol, side, limit, roundLots(Math.min(this.base.sizeLots, Math.abs(gap)), market.minQtyLots), 'IOC');
   }
 
