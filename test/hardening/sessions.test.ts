@@ -203,6 +203,16 @@ describe('socket caps', () => {
     expect((await mdLogin(md, token)).result.logged_in).toBe('alice');
   });
 
+  it('refuses a market-data login beyond the per-user cap with the 429 in its own envelope, then closes with 4429', async () => {
+    const r = await rig({ server: { maxSocketsPerUser: 1 } });
+    const token = await r.token();
+    expect((await mdLogin(await r.socket('/md/ws'), token)).result.logged_in).toBe('alice');
+    const second = await r.socket('/md/ws');
+    const end = closed(second);
+    expect((await mdLogin(second, token)).error).toEqual({ code: 429, message: 'at most 1 market-data sockets per user' });
+    expect(await end).toEqual({ code: CLOSE_TOO_MANY, reason: 'too many sockets for this user' });
+  });
+
   it('closes connections beyond the server total with 4429 "server full"', async () => {
     const r = await rig({ server: { maxSockets: 3 } });
     for (let i = 0; i < 3; i++) await r.socket(i % 2 === 0 ? '/orders' : '/md/ws');

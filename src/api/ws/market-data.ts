@@ -1,18 +1,13 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { RawData, WebSocketServer } from 'ws';
+import type { RawData } from 'ws';
 import type { Market } from '../../venue/market.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
 import { depthProblem } from '../../wire/market-data.ts';
 import { requireEnum, requireString } from './fields.ts';
 import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
-import { startHeartbeat } from './heartbeat.ts';
 import { MarketDataFanout } from './md-fanout.ts';
 import { LEVELS, type Level } from './md-messages.ts';
-import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
-import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
-import { TokenWatch } from './token-watch.ts';
+import { SessionGateway, type GatewayOptions } from './session-gateway.ts';
 import type { WireSocket } from './wire-socket.ts';
 
 /** One connection to the market-data websocket. */
@@ -50,39 +45,23 @@ function optionalDepth(frame: Frame): number | undefined {
  * `type` is a 400 even before login; a missing `level` is a 400. Extension: an optional
  * `depth` on subscribe limits book updates to the first `depth` levels a side.
  */
-export class MarketDataGateway implements SocketEndpoint {
+export class MarketDataGateway extends SessionGateway<MdSession> {
   private readonly fanout: MarketDataFanout;
-  private readonly wss: WebSocketServer;
   private readonly removeFlush: () => void;
-  private readonly stopHeartbeat: () => void;
-  private readonly watch: TokenWatch<MdSession>;
-  private readonly limits: SocketLimits;
+  protected readonly expiredFrame = JSON.stringify({ request_id: null, error: { code: 401, message: 'token expired or revoked; log in again' } });
 
-  constructor(
-    private readonly exchange: Exchange,
-    options: { heartbeatMs: number; limits: SocketLimits },
-  ) {
-    this.limits = options.limits;
+  constructor(exchange: Exchange, options: GatewayOptions) {
+    super(exchange, options, 'market-data');
     this.fanout = new MarketDataFanout(exchange.venue);
     this.removeFlush = exchange.onAfterRun(() => this.fanout.flush());
-    this.wss = createSocketServer((ws) => this.connect(ws), options.limits);
-    this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
-    this.watch = new TokenWatch(exchange.users, (session) => this.expire(session), options.limits.tokenSweepMs);
   }
 
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    upgradeInto(this.wss, req, socket, head);
-  }
-
-  async close(): Promise<void> {
-    this.watch.close();
-    this.stopHeartbeat();
+  protected closeChannel(): void {
     this.removeFlush();
     this.fanout.close();
-    await closeSocketServer(this.wss);
   }
 
-  private connect(ws: WireSocket): void {
+  protected connect(ws: WireSocket): void {
     const session: MdSession = { ws, user: undefined, subscriptions: new Map() };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
     ws.on('close', () => {
@@ -91,12 +70,10 @@ export class MarketDataGateway implements SocketEndpoint {
     });
   }
 
-  /** The session's token expired or was revoked: tell the client, then close the socket. */
-  private expire(session: MdSession): void {
+  /** The session's token ended: its subscriptions and login end at once (it is told and closed next). */
+  protected override tokenEnded(session: MdSession): void {
     this.dropSubscriptions(session);
     session.user = undefined;
-    sendText(session.ws, JSON.stringify({ request_id: null, error: { code: 401, message: 'token expired or revoked; log in again' } }));
-    session.ws.close(CLOSE_TOKEN_EXPIRED, 'token expired');
   }
 
   private onMessage(session: MdSession, data: RawData): void {
@@ -148,12 +125,8 @@ export class MarketDataGateway implements SocketEndpoint {
     const username = requireString(frame, 'username');
     const token = requireString(frame, 'token');
     if (this.exchange.users.userForToken(token) !== username) throw new WsRequestError(401, 'invalid or expired token for this user');
-    if (this.watch.countOf(username) >= this.limits.maxSocketsPerUser) {
-      setImmediate(() => session.ws.close(CLOSE_TOO_MANY, 'too many sockets for this user'));
-      throw new WsRequestError(429, `at most ${this.limits.maxSocketsPerUser} market-data sockets per user`);
-    }
+    this.admit(session, username, token);
     session.user = username;
-    this.watch.watch(session, token, username);
     return { logged_in: username };
   }
 

@@ -1,19 +1,14 @@
-import type { IncomingMessage } from 'node:http';
-import type { Duplex } from 'node:stream';
-import type { RawData, WebSocketServer } from 'ws';
+import type { RawData } from 'ws';
 import { toWsOrder } from '../../venue/wire-forms.ts';
 import type { Account } from '../../venue/account.ts';
 import type { Exchange } from '../exchange.ts';
 import { describeValue } from '../json-depth.ts';
 import { requireBool, requireString } from './fields.ts';
 import { errorOf, readFrame, requestIdOf, sendText, WsRequestError, type Frame } from './frames.ts';
-import { startHeartbeat } from './heartbeat.ts';
 import { OrderFeedHub } from './order-feed-hub.ts';
 import { parseCancelRequest, parsePlaceRequest } from './order-requests.ts';
 import { scanRequest } from './request-scanner.ts';
-import { CLOSE_TOKEN_EXPIRED, CLOSE_TOO_MANY } from './close-codes.ts';
-import { closeSocketServer, createSocketServer, upgradeInto, type SocketEndpoint, type SocketLimits } from './socket-server.ts';
-import { TokenWatch } from './token-watch.ts';
+import { SessionGateway, type GatewayOptions } from './session-gateway.ts';
 import type { WireSocket } from './wire-socket.ts';
 import { sendHotReply } from './reply-bytes.ts';
 import { encodeOrderReply as replyText, type ReplyBody } from './wire-json.ts';
@@ -40,38 +35,21 @@ const REQUEST_TYPES = new Set(['a', 'z', 'p', 'x', 'o']);
  * `rid` that is missing or not an integer is a 400 whose envelope echoes the rid when it is a
  * string or number; the response to a command precedes the feeds the command caused.
  */
-export class OrderGateway implements SocketEndpoint {
+export class OrderGateway extends SessionGateway<OrderSession> {
   private readonly hub = new OrderFeedHub();
-  private readonly wss: WebSocketServer;
   private readonly unsubscribe: () => void;
-  private readonly stopHeartbeat: () => void;
-  private readonly watch: TokenWatch<OrderSession>;
-  private readonly limits: SocketLimits;
+  protected readonly expiredFrame = JSON.stringify({ rid: null, err: { code: 401, msg: 'token expired or revoked; log in again' } });
 
-  constructor(
-    private readonly exchange: Exchange,
-    options: { heartbeatMs: number; limits: SocketLimits },
-  ) {
-    this.limits = options.limits;
-    this.wss = createSocketServer((ws) => this.connect(ws), options.limits);
+  constructor(exchange: Exchange, options: GatewayOptions) {
+    super(exchange, options, 'order');
     this.unsubscribe = exchange.venue.subscribe(this.hub);
-    this.stopHeartbeat = startHeartbeat(this.wss, exchange, options.heartbeatMs);
-    this.watch = new TokenWatch(exchange.users, (session) => this.expire(session), options.limits.tokenSweepMs);
   }
 
-
-  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    upgradeInto(this.wss, req, socket, head);
-  }
-
-  async close(): Promise<void> {
-    this.watch.close();
-    this.stopHeartbeat();
+  protected closeChannel(): void {
     this.unsubscribe();
-    await closeSocketServer(this.wss);
   }
 
-  private connect(ws: WireSocket): void {
+  protected connect(ws: WireSocket): void {
     const session: OrderSession = { ws, user: undefined, cod: false };
     ws.on('message', (data: RawData) => this.onMessage(session, data));
     ws.on('close', () => this.disconnected(session));
@@ -84,12 +62,6 @@ export class OrderGateway implements SocketEndpoint {
     if (user === undefined || !session.cod) return;
     this.exchange.sync();
     this.exchange.commands.cancelAll(user.account);
-  }
-
-  /** The session's token expired or was revoked: tell the client, then close the socket. */
-  private expire(session: OrderSession): void {
-    sendText(session.ws, JSON.stringify({ rid: null, err: { code: 401, msg: 'token expired or revoked; log in again' } }));
-    session.ws.close(CLOSE_TOKEN_EXPIRED, 'token expired');
   }
 
   private onMessage(session: OrderSession, data: RawData): void {
@@ -163,13 +135,9 @@ export class OrderGateway implements SocketEndpoint {
     const cod = frame.cod === undefined ? undefined : requireBool(frame, 'cod');
     const account = this.exchange.users.userForToken(token) === username ? this.exchange.venue.account(username) : undefined;
     if (account === undefined) throw new WsRequestError(401, 'invalid or expired token for this user');
-    if (this.watch.countOf(username) >= this.limits.maxSocketsPerUser) {
-      setImmediate(() => session.ws.close(CLOSE_TOO_MANY, 'too many sockets for this user'));
-      throw new WsRequestError(429, `at most ${this.limits.maxSocketsPerUser} order sockets per user`);
-    }
+    this.admit(session, username, token);
     session.user = { name: username, account };
     session.cod = cod ?? false;
-    this.watch.watch(session, token, username);
     this.hub.attach(account.id, session.ws);
     const res: Record<string, unknown> = { li: username, o: this.exchange.venue.openOrders(account).map(toWsOrder) };
     if (cod !== undefined) res.cod = cod; // reported when asked for, as the live venue does
