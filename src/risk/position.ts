@@ -1,3 +1,4 @@
+import { copyNumbers } from '../core/arrays.ts';
 import type { Side } from '../core/types.ts';
 import { FifoLots } from './fifo-lots.ts';
 import { totalsStayNumbers } from './position-bounds.ts';
@@ -256,9 +257,7 @@ export class Position {
 
   /** Puts back what `saveNumbersTo` wrote (`restoreFrom` then puts back the big totals). */
   private restoreNumbers(nums: Float64Array, at: number): void {
-    const rows = this.rows;
-    const to = this.at;
-    for (let k = 0; k < Pn.Count; k++) rows[to + k] = nums[at + k]!;
+    copyNumbers(nums, at, this.rows, this.at, Pn.Count);
     this.restoreLots(nums, at + Pn.Count);
   }
 

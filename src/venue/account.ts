@@ -1,3 +1,4 @@
+import { copyNumbers } from '../core/arrays.ts';
 import type { Money } from '../core/money.ts';
 import { POSITION_ROW_NUMBERS } from '../risk/position.ts';
 import { fillStaysNumbers } from '../risk/position-bounds.ts';
@@ -189,18 +190,17 @@ export class Account extends AccountOpenOrders {
     this.setCashBase(refs[refAt] as Money);
     this.adjustments = refs[refAt + 1] as Money;
     this.setOpenImBig(refs[refAt + 2] as Money);
-    this.restoreOpenRow(this.marketRow(marketIndex), nums, at);
+    copyNumbers(nums, at, this.byMarket, this.marketRow(marketIndex) + Mr.Count, MONEY_SAVED);
   }
 
-  /** The row at `m`'s open-order numbers (count, lots, margin notional): `MONEY_SAVED` numbers at `nums[at]`. */
+  /**
+   * The row at `m`'s open-order numbers (count, lots, margin notional): `MONEY_SAVED` numbers at
+   * `nums[at]`. A loop in place, not `copyNumbers` as `restoreMoney`: this runs with the fills'
+   * saves (trade-fills.ts), the restore only when a command fails.
+   */
   private saveOpenRow(m: number, nums: Float64Array, at: number): void {
     const rows = this.byMarket;
     for (let k = 0; k < MONEY_SAVED; k++) nums[at + k] = rows[m + Mr.Count + k]!;
-  }
-
-  private restoreOpenRow(m: number, nums: Float64Array, at: number): void {
-    const rows = this.byMarket;
-    for (let k = 0; k < MONEY_SAVED; k++) rows[m + Mr.Count + k] = nums[at + k]!;
   }
 
   /**
@@ -242,9 +242,7 @@ export class Account extends AccountOpenOrders {
 
   /** Puts back what `saveFillRow` wrote. */
   restoreFillRow(marketIndex: number, nums: Float64Array, at: number): void {
-    const rows = this.byMarket;
-    const m = marketIndex * Mr.PerMarket;
-    for (let k = 0; k < Mr.FillEnd; k++) rows[m + k] = nums[at + k]!;
+    copyNumbers(nums, at, this.byMarket, marketIndex * Mr.PerMarket, Mr.FillEnd);
   }
 
   /** Forgets the position in market `marketIndex` (created by a command that was rolled back). */
