@@ -24,4 +24,5 @@ export { buildRun, type BuiltRun, type RunOptions } from './run/build-run.ts';
 export type { Scenario } from './scenario/schema.ts';
 export { Exchange, type ExchangeOptions } from './api/exchange.ts';
 export { startServer, type RunningServer, type ServerOptions } from './api/server.ts';
-export { WireExchangePort, type WireClientOptions } from './api/client/wire-exchange-port.ts';
+export { WireExchangePort } from './api/client/wire-exchange-port.ts';
+export type { WireClientOptions } from './api/client/wire-client-options.ts';

@@ -1,5 +1,6 @@
 import { basename, extname, join } from 'node:path';
-import { WireExchangePort, type WireClientOptions } from '../api/client/wire-exchange-port.ts';
+import { WireExchangePort } from '../api/client/wire-exchange-port.ts';
+import type { WireClientOptions } from '../api/client/wire-client-options.ts';
 import { WireError } from '../api/client/errors.ts';
 import { metricLines } from '../backtest/metric-table.ts';
 import { buildReport } from '../backtest/report.ts';

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WireExchangePort, type Reconnected } from '../../src/api/client/wire-exchange-port.ts';
+import { WireExchangePort } from '../../src/api/client/wire-exchange-port.ts';
+import type { Reconnected } from '../../src/api/client/wire-client-options.ts';
 import { liveCommand } from '../../src/cli/live-command.ts';
 import { startServing, type Serving } from '../../src/cli/serve-command.ts';
 import { runLive } from '../../src/live/live-run.ts';

@@ -11,44 +11,7 @@ import { WireError } from './errors.ts';
 import { ExchangeTime } from './exchange-time.ts';
 import { MARKET_DATA_ENVELOPE, ORDER_ENVELOPE, RequestSocket, type Message } from './request-socket.ts';
 import { RestClient } from './rest-client.ts';
-
-/** How {@link WireExchangePort.connect} reaches and logs in to an exchange. */
-export interface WireClientOptions {
-  /** {base_url}: REST host, e.g. `http://127.0.0.1:8080`. */
-  baseUrl: string;
-  /** Base of the order websocket (`${wsUrl}/orders`); default: baseUrl with the ws / wss scheme. */
-  wsUrl?: string;
-  /** {ws_base_url}: base of the market-data websocket (`${mdWsUrl}/md/ws`); default: wsUrl. */
-  mdWsUrl?: string;
-  /** {app_url}: host of /api/risk-snapshot; default: baseUrl. */
-  appUrl?: string;
-  username: string;
-  /** Log in with a password (POST /auth/get_user_token) … */
-  password?: string;
-  /** … or with an API key and secret (POST /auth/get_user_token_api_key) … */
-  apiKey?: { key: string; secret: string };
-  /** … or with a token already issued. */
-  token?: string;
-  /** Lifetime asked for the token; default 86,400 s. */
-  tokenExpirationSeconds?: number;
-  /** perpsim's admin token: enables `admin` and reads exchange time from the admin clock. */
-  adminToken?: string;
-  /** Limit for each REST call and websocket request; default 10,000 ms. */
-  timeoutMs?: number;
-  /**
-   * Keep the session up (for long-running clients such as `perpsim live`): renew the token
-   * before it expires (at 80 % of its life; needs a password or API key) and, when a socket
-   * drops, reopen it, log in again, resubscribe and reconcile open orders (see {@link Reconnected}).
-   */
-  keepAlive?: boolean;
-}
-
-/** What a reconnect found: the socket that came back and the orders that closed while it was away. */
-export interface Reconnected {
-  socket: 'orders' | 'market data';
-  /** Orders the port believed open that the exchange no longer lists (filled or canceled meanwhile). */
-  closedWhileAway: string[];
-}
+import { appUrl, DEFAULT_TIMEOUT_MS, marketDataSocketUrl, orderSocketUrl, restUrl, type Reconnected, type WireClientOptions } from './wire-client-options.ts';
 
 const FEED_TYPES = new Set(['n', 'j', 'p', 'f', 'c', 'x', 'e', 'd', 'r']);
 const MARKET_DATA_TYPES = new Set(['s', '1', '2', '3']);
@@ -94,14 +57,13 @@ export class WireExchangePort implements ExchangePort {
   ) {
     this.username = options.username;
     this.options = options;
-    this.admin = options.adminToken === undefined ? undefined : new AdminClient(new RestClient(options.baseUrl, options.timeoutMs ?? 10_000, options.adminToken), (ns) => this.time.observe(ns));
+    this.admin = options.adminToken === undefined ? undefined : new AdminClient(new RestClient(options.baseUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.adminToken), (ns) => this.time.observe(ns));
   }
 
   /** Gets a token, opens and logs in to both websockets, and reads the exchange time. */
   static async connect(options: WireClientOptions): Promise<WireExchangePort> {
-    const timeoutMs = options.timeoutMs ?? 10_000;
-    const rest = new RestClient(trimSlash(options.baseUrl), timeoutMs);
-    const port = new WireExchangePort(rest, new RestClient(trimSlash(options.appUrl ?? options.baseUrl), timeoutMs), options);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const port = new WireExchangePort(new RestClient(restUrl(options), timeoutMs), new RestClient(appUrl(options), timeoutMs), options);
     await port.renewToken();
     try {
       port.orders = await port.openOrderSocket();
@@ -133,22 +95,19 @@ export class WireExchangePort implements ExchangePort {
   }
 
   private async openOrderSocket(): Promise<RequestSocket> {
-    const wsUrl = trimSlash(this.options.wsUrl ?? this.options.baseUrl.replace(/^http/, 'ws'));
-    const socket = await RequestSocket.open(`${wsUrl}/orders`, ORDER_ENVELOPE, this.timeoutMs, (m) => this.onOrderMessage(m), () => this.onDropped('orders'));
+    const socket = await RequestSocket.open(orderSocketUrl(this.options), ORDER_ENVELOPE, this.timeoutMs, (m) => this.onOrderMessage(m), () => this.onDropped('orders'));
     await socket.request('a', { u: this.username, k: this.token });
     return socket;
   }
 
   private async openMarketDataSocket(): Promise<RequestSocket> {
-    const wsUrl = trimSlash(this.options.wsUrl ?? this.options.baseUrl.replace(/^http/, 'ws'));
-    const mdWsUrl = trimSlash(this.options.mdWsUrl ?? wsUrl);
-    const socket = await RequestSocket.open(`${mdWsUrl}/md/ws`, MARKET_DATA_ENVELOPE, this.timeoutMs, (m) => this.onMarketDataMessage(m), () => this.onDropped('market data'));
+    const socket = await RequestSocket.open(marketDataSocketUrl(this.options), MARKET_DATA_ENVELOPE, this.timeoutMs, (m) => this.onMarketDataMessage(m), () => this.onDropped('market data'));
     await socket.request('login', { username: this.username, token: this.token });
     return socket;
   }
 
   private get timeoutMs(): number {
-    return this.options.timeoutMs ?? 10_000;
+    return this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   /** A socket closed: unless the client closed it, reopen it (keepAlive). */
@@ -294,8 +253,4 @@ export class WireExchangePort implements ExchangePort {
       for (const h of [...this.mdHandlers]) h(message as unknown as MarketDataMessage);
     }
   }
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -1,4 +1,5 @@
-import { WireExchangePort, type WireClientOptions } from '../../../src/api/client/wire-exchange-port.ts';
+import { WireExchangePort } from '../../../src/api/client/wire-exchange-port.ts';
+import type { WireClientOptions } from '../../../src/api/client/wire-client-options.ts';
 import { Exchange } from '../../../src/api/exchange.ts';
 import { startServer, type RunningServer } from '../../../src/api/server.ts';
 import type { MarketDataMessage } from '../../../src/wire/market-data.ts';
