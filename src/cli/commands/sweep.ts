@@ -4,22 +4,11 @@ import { durationOption, integerOption, textOption } from '../option-parsers.ts'
 import { UsageError } from '../usage-error.ts';
 import { addReplayOptions, DEFAULT_SCENARIO, replayRequest, type ReplayOptionValues } from './scenario-options.ts';
 
-interface SweepOptions extends ReplayOptionValues {
-  grid?: string;
-  paramsFile?: string;
-  seeds?: string;
-  scenario?: string;
-  duration?: bigint;
-  cash?: string;
-  out?: string;
-  workers?: number;
-  shard?: string;
-  queue?: string;
-  queueName?: string;
-  retries?: number;
-  rankBy?: string;
-  heatmap?: string;
-}
+/** The request's fields that flags fill as they are parsed (`durationNs` from --duration), in the order they are set. */
+const FLAG_FIELDS = ['grid', 'paramsFile', 'seeds', 'durationNs', 'cash', 'workers', 'shard', 'queue', 'queueName', 'retries', 'rankBy', 'heatmap'] as const;
+
+/** The options as commander hands them over: the request's own fields, and --scenario, --duration and --out. */
+type SweepOptions = ReplayOptionValues & Pick<SweepRequest, Exclude<(typeof FLAG_FIELDS)[number], 'durationNs'>> & { scenario?: string; duration?: bigint; out?: string };
 
 interface MergeOptions {
   out?: string;
@@ -56,7 +45,7 @@ export function register(program: PerpsimCommand): void {
     const request: SweepRequest = { strategyFile, scenario: opts.scenario ?? DEFAULT_SCENARIO, outDir: opts.out };
     const replay = replayRequest(opts);
     if (replay !== undefined) request.replay = replay;
-    for (const key of ['grid', 'paramsFile', 'seeds', 'durationNs', 'cash', 'workers', 'shard', 'queue', 'queueName', 'retries', 'rankBy', 'heatmap'] as const) {
+    for (const key of FLAG_FIELDS) {
       const value = key === 'durationNs' ? opts.duration : opts[key];
       if (value !== undefined) (request as unknown as Record<string, unknown>)[key] = value;
     }
