@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
 import { RecordBatchReader, type RecordBatch, type Schema } from 'apache-arrow';
-import { asReplayError } from './byte-source.ts';
+import { openRecording } from './byte-source.ts';
 import { ChunkedStream } from './chunked-stream.ts';
 import { EventLogBatchDecoder, eventLogInstruments } from './event-log-market.ts';
 import { instrumentsOf, MarketBatchDecoder } from './market-arrow.ts';
@@ -76,12 +75,7 @@ export class ArrowReplaySource {
   }
 
   private async open(): Promise<{ info: ArrowReplayInfo; reader: AsyncIterable<RecordBatch>; close: () => Promise<void> }> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.path, 'r');
-    } catch (e) {
-      throw asReplayError(this.path, e);
-    }
+    const handle = await openRecording(this.path);
     let reader: RecordBatchReader | undefined;
     const close = async (): Promise<void> => {
       await Promise.resolve(reader?.cancel()).catch(() => undefined);

@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { pipeline, type Readable } from 'node:stream';
 import { ReplayError } from './replay-error.ts';
 
@@ -27,6 +28,15 @@ export async function* streamBytes(name: string, raw: Readable, transform?: Node
   } finally {
     raw.destroy();
     stream.destroy();
+  }
+}
+
+/** Opens a recording for reading; one that cannot be opened is a `ReplayError` naming `path` (`asReplayError`). */
+export async function openRecording(path: string): Promise<FileHandle> {
+  try {
+    return await open(path, 'r');
+  } catch (e) {
+    throw asReplayError(path, e);
   }
 }
 

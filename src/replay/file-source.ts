@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { asReplayError, CHUNK_BYTES, streamBytes, type ByteSource } from './byte-source.ts';
+import { CHUNK_BYTES, openRecording, streamBytes, type ByteSource } from './byte-source.ts';
 import { ReplayError } from './replay-error.ts';
 import { listZipEntries, zipEntrySource } from './zip.ts';
 
@@ -44,12 +43,7 @@ async function firstBytes(path: string): Promise<'gzip' | 'zip' | 'plain'> {
 
 /** The first `length` bytes of a file (fewer when it is shorter), to tell its format. */
 export async function fileHead(path: string, length: number): Promise<Buffer> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (e) {
-    throw asReplayError(path, e);
-  }
+  const handle = await openRecording(path);
   try {
     const head = Buffer.alloc(length);
     const { bytesRead } = await handle.read(head, 0, length, 0);

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as zlib from 'node:zlib';
-import { CHUNK_BYTES, streamBytes, asReplayError, type ByteSource } from './byte-source.ts';
+import { CHUNK_BYTES, openRecording, streamBytes, type ByteSource } from './byte-source.ts';
 import { ReplayError } from './replay-error.ts';
 
 /**
@@ -30,12 +30,7 @@ export interface ZipEntry {
 
 /** Lists the members of a zip archive (directories included, as names ending in `/`). */
 export async function listZipEntries(path: string): Promise<ZipEntry[]> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (e) {
-    throw asReplayError(path, e);
-  }
+  const handle = await openRecording(path);
   try {
     const { size } = await handle.stat();
     const tailLength = Math.min(size, EOCD_MIN + MAX_COMMENT);

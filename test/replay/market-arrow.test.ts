@@ -71,11 +71,12 @@ describe('normalized market-records Arrow files', () => {
     expect(await all(source.records())).toEqual(SAMPLE.slice(0, 5));
   });
 
-  it('refuses a file that is not Arrow, and a symbol without units', async () => {
+  it('refuses a file that is not Arrow or not there (a ReplayError naming it), and a symbol without units', async () => {
     const path = join(dir, 'not.arrow');
     writeFileSync(path, 'exchange,symbol\n');
     await expect(new ArrowReplaySource(path).info()).rejects.toThrow(ReplayError);
-    await expect(new ArrowReplaySource(join(dir, 'missing.arrow')).info()).rejects.toThrow(/no such file/);
+    const missing = join(dir, 'missing.arrow');
+    await expect(new ArrowReplaySource(missing).info()).rejects.toThrow(new ReplayError(missing, undefined, undefined, 'no such file'));
     const writer = new MarketArrowWriter(join(dir, 'units.arrow'), { instruments: UNITS, source: 'test' });
     expect(() => writer.add({ ...SAMPLE[0]!, symbol: 'ETH-PERP' })).toThrow(/ETH-PERP has no units/);
     writer.close();
