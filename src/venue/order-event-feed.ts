@@ -1,6 +1,6 @@
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { OrderEvent } from './order-events.ts';
-import { B_LIQUIDATION, F_QTY, F_NANOS, F_SEC, F_USER, ST_NEW, ST_PARTIAL, ST_PENDING, STATE_NAMES } from './order-store.ts';
+import { B_LIQUIDATION, F_QTY, F_NANOS, F_SEC, F_USER, hasRemainingLots, STATE_NAMES } from './order-store.ts';
 import type { VenueState } from './venue-state.ts';
 
 /**
@@ -43,7 +43,7 @@ export function wsOrderInto(e: OrderEvent, s: VenueState, out: WsOrder): WsOrder
   out.p = s.priceTextOf(slot);
   out.q = qty;
   out.xq = filled;
-  out.rq = state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? qty - filled : 0;
+  out.rq = hasRemainingLots(state) ? qty - filled : 0;
   out.o = STATE_NAMES[state]!;
   out.d = store.side(slot);
   out.tif = store.tif(slot);

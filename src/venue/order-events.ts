@@ -1,7 +1,7 @@
 import type { CancelReason, RejectReason, Side, TimeInForce } from '../core/types.ts';
 import type { OrderFeed, WsOrder } from '../wire/order.ts';
 import type { Market } from './market.ts';
-import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, ST_NEW, ST_PARTIAL, ST_PENDING } from './order-store.ts';
+import { B_LIQUIDATION, B_OFF_GRID, F_FILLED, F_PRICE, F_SEQ, F_NANOS, F_QTY, F_SEC, hasRemainingLots } from './order-store.ts';
 import { feedOf, wsOrderInto } from './order-event-feed.ts';
 import type { VenueState } from './venue-state.ts';
 import { OrderEventRows, TYPE_OF_CODE, UNKNOWN_ORDER_TEXT, USER_CANCEL_TEXT } from './order-event-rows.ts';
@@ -231,8 +231,7 @@ export class OrderEvent {
 
   /** `o.rq`. */
   remainingLots(): number {
-    const state = this.stateCode();
-    return state === ST_PENDING || state === ST_NEW || state === ST_PARTIAL ? this.qtyLots() - this.filledLots() : 0;
+    return hasRemainingLots(this.stateCode()) ? this.qtyLots() - this.filledLots() : 0;
   }
 
   /** `o.d` (and `xs.d`). */

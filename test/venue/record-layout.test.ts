@@ -48,4 +48,9 @@ describe('the order record layout the hot files write', () => {
       Row.User, Row.Slot, Row.Eid, Row.Tid, Row.FillLots, Row.FillPrice, Row.Aggressor, Row.Filled, Row.State, Row.Kind, Row.Size, Row.Reason, Row.Oid, Row.Fill, Row.UserCancel, Row.UnknownOrder,
     ]);
   });
+
+  it('leaves lots to fill (`rq`) to the states PENDING, NEW and PARTIALLY_FILLED only, which hasRemainingLots tells by their codes being the lowest', () => {
+    const withLotsLeft = L.STATE_NAMES.filter((_, code) => L.hasRemainingLots(code));
+    expect(withLotsLeft).toEqual(['PENDING', 'NEW', 'PARTIALLY_FILLED']);
+  });
 });
