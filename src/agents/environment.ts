@@ -62,10 +62,10 @@ export interface AgentEnvironment {
   index: IndexFeed;
 }
 
-/** The market of `symbol` in `env`, or a RangeError naming the agent. */
-export function marketOf(env: AgentEnvironment, symbol: string): AgentMarket {
+/** The market of `symbol` in `env`, or a RangeError naming the agent (`kind` says what it is: `noise trader`). */
+export function marketOf(env: AgentEnvironment, symbol: string, kind: string): AgentMarket {
   const m = env.markets.find((x) => x.symbol === symbol);
-  if (m === undefined) throw new RangeError(`agent ${env.name} does not trade ${symbol}`);
+  if (m === undefined) throw new RangeError(`${kind} ${env.name} does not trade ${symbol}`);
   return m;
 }
 

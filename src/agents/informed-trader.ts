@@ -6,7 +6,7 @@ import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
-import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
+import { marketOf, roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
 import { OwnOrders } from './own-orders.ts';
 import { OneOrderAtATime } from './one-order-at-a-time.ts';
 import { TopOfBook } from './top-of-book.ts';
@@ -64,7 +64,7 @@ export class InformedTrader implements Strategy, TickStrategy {
 
   onStart(port: ExchangePort): void {
     this.port = port;
-    const tickOf = (symbol: string) => this.market(symbol).tick;
+    const tickOf = (symbol: string) => marketOf(this.env, symbol, 'informed trader').tick;
     this.orders = new OwnOrders(port, tickOf);
     this.turns = new OneOrderAtATime(port, this.p.closedBackoffSec);
     this.top = new TopOfBook(tickOf);
@@ -123,11 +123,5 @@ export class InformedTrader implements Strategy, TickStrategy {
     this.turns.sent(market.symbol);
     this.lastOrderSec.set(market.symbol, now);
     this.orders.place(market.symbol, side, limitTicks, roundLots(lots, market.minQtyLots), 'IOC');
-  }
-
-  private market(symbol: string): AgentMarket {
-    const m = this.env.markets.find((x) => x.symbol === symbol);
-    if (m === undefined) throw new RangeError(`informed trader ${this.env.name} does not trade ${symbol}`);
-    return m;
   }
 }

@@ -4,7 +4,7 @@ import type { Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy } from '../strategy/tick-feeds.ts';
 import { secToNs } from './clock-helpers.ts';
-import { type AgentEnvironment, type AgentMarket } from './environment.ts';
+import { marketOf, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 
 /** One leveraged position to open and hold. */
@@ -37,9 +37,7 @@ export class LeveragedTrader implements Strategy, TickStrategy {
     private readonly env: AgentEnvironment,
     private readonly p: LeveragedTraderParams,
   ) {
-    const m = env.markets.find((x) => x.symbol === p.symbol);
-    if (m === undefined) throw new RangeError(`leveraged trader ${env.name} does not trade ${p.symbol}`);
-    this.market = m;
+    this.market = marketOf(env, p.symbol, 'leveraged trader');
   }
 
   onStart(port: ExchangePort): void {

@@ -6,7 +6,7 @@ import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
-import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
+import { marketOf, roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders, type FeedOutcome } from './own-orders.ts';
 import { BookSampler } from './book-sampler.ts';
 import type { Top } from './top-of-book.ts';
@@ -72,7 +72,7 @@ export class NoiseTrader implements Strategy, TickStrategy {
 
   onStart(port: ExchangePort): void {
     this.port = port;
-    const tickOf = (symbol: string) => this.market(symbol).tick;
+    const tickOf = (symbol: string) => marketOf(this.env, symbol, 'noise trader').tick;
     this.orders = new OwnOrders(port, tickOf);
     this.books = new BookSampler(port, tickOf);
     for (const m of this.env.markets) this.scheduleArrival(m);
@@ -135,11 +135,5 @@ export class NoiseTrader implements Strategy, TickStrategy {
     const offset = Math.floor(rng.exponential(p.passiveOffsetMeanTicks));
     const price = side === 'B' ? anchor - offset : anchor + offset;
     this.orders.place(symbol, side, price, qty, 'GTC', true);
-  }
-
-  private market(symbol: string): AgentMarket {
-    const m = this.env.markets.find((x) => x.symbol === symbol);
-    if (m === undefined) throw new RangeError(`noise trader ${this.env.name} does not trade ${symbol}`);
-    return m;
   }
 }

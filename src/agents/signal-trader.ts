@@ -5,7 +5,7 @@ import type { OrderFeed } from '../wire/order.ts';
 import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
-import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
+import { marketOf, roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
 import { OwnOrders } from './own-orders.ts';
 import { OneOrderAtATime } from './one-order-at-a-time.ts';
 import { BookSampler } from './book-sampler.ts';
@@ -61,7 +61,7 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
 
   onStart(port: ExchangePort): void {
     this.port = port;
-    const tickOf = (symbol: string) => this.market(symbol).tick;
+    const tickOf = (symbol: string) => marketOf(this.env, symbol, 'signal trader').tick;
     this.orders = new OwnOrders(port, tickOf);
     this.turns = new OneOrderAtATime(port, this.base.closedBackoffSec);
     this.books = new BookSampler(port, tickOf);
@@ -112,11 +112,5 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
     const limit = side === 'B' ? touch + this.base.slippageTicks : touch - this.base.slippageTicks;
     this.turns.sent(symbol);
     this.orders.place(symbol, side, limit, roundLots(Math.min(this.base.sizeLots, Math.abs(gap)), market.minQtyLots), 'IOC');
-  }
-
-  private market(symbol: string): AgentMarket {
-    const m = this.env.markets.find((x) => x.symbol === symbol);
-    if (m === undefined) throw new RangeError(`${this.env.name} does not trade ${symbol}`);
-    return m;
   }
 }
