@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Side } from '../../src/core/types.ts';
+import type { TimeInForce } from '../../src/core/types.ts';
 import type { VenueListener } from '../../src/venue/feeds.ts';
 import { makeVenue, place } from './fixtures.ts';
+import { type SeqCancel, type SeqPlace, SeqOrders, seqCancelArb, seqPlaceArb } from './seq-orders.ts';
 
 /** A listener writing down every hook it hears, in order. */
 function recorder(seen: string[]): VenueListener {
@@ -35,15 +36,12 @@ describe('what a command tells its listeners, in the order it happened (order ev
 });
 
 type Hook = 'orderEvent' | 'orderFeed' | 'trade' | 'bookChanged';
-type Step = { kind: 'place'; user: number; side: Side; offset: number; lots: number; ioc: boolean } | { kind: 'cancel'; user: number; which: number } | { kind: 'subscribe'; hooks: Hook[] } | { kind: 'unsubscribe'; which: number };
+type Step = SeqPlace | SeqCancel | { kind: 'subscribe'; hooks: Hook[] } | { kind: 'unsubscribe'; which: number };
 
 const HOOKS: Hook[] = ['orderEvent', 'orderFeed', 'trade', 'bookChanged'];
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  {
-    arbitrary: fc.record({ kind: fc.constant('place' as const), user: fc.nat(2), side: fc.constantFrom<Side>('B', 'S'), offset: fc.integer({ min: -4, max: 4 }), lots: fc.integer({ min: 1, max: 4 }), ioc: fc.boolean() }),
-    weight: 6,
-  },
-  { arbitrary: fc.record({ kind: fc.constant('cancel' as const), user: fc.nat(2), which: fc.nat(10) }), weight: 2 },
+  { arbitrary: seqPlaceArb(3, 4, 4, fc.constantFrom<TimeInForce>('GTC', 'IOC')), weight: 6 },
+  { arbitrary: seqCancelArb(3, 10), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('subscribe' as const), hooks: fc.subarray(HOOKS, { minLength: 1 }) }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('unsubscribe' as const), which: fc.nat(5) }), weight: 1 },
 );
@@ -76,7 +74,7 @@ describe('listeners subscribing and unsubscribing between commands', () => {
           bookChanged: (m) => expand('bookChanged', m.symbol),
         });
         let named = 0;
-        const seqs: number[][] = users.map(() => []);
+        const orders = new SeqOrders(t.venue, users);
         for (const s of steps) {
           const v = t.venue;
           const m = t.btc;
@@ -95,11 +93,8 @@ describe('listeners subscribing and unsubscribing between commands', () => {
             const gone = active[s.which % active.length]!;
             gone.detach();
             active = active.filter((a) => a !== gone);
-          } else if (s.kind === 'place') {
-            seqs[s.user]!.push(v.placeOrderSeq(users[s.user]!, m, s.side, m.markTicks + s.offset, s.lots, s.ioc ? 'IOC' : 'GTC'));
           } else {
-            const mine = seqs[s.user]!;
-            if (mine.length > 0) v.cancelOrderSeq(users[s.user]!, mine[s.which % mine.length]!);
+            orders.apply(s, m);
           }
         }
         expect(tape).toEqual(expected);

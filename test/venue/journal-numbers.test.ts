@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Side, TimeInForce } from '../../src/core/types.ts';
 import { setFaultHook } from '../../src/venue/fault-points.ts';
 import { U_AVERAGES } from '../../src/venue/undo.ts';
 import type { VenueState } from '../../src/venue/venue-state.ts';
 import { btcConfig, ethConfig, makeVenue } from './fixtures.ts';
+import { type SeqCancel, type SeqPlace, SeqOrders, seqCancelArb, seqPlaceArb } from './seq-orders.ts';
 
 /**
  * The undo journal names accounts, markets and books by their index in the venue's state
@@ -20,22 +20,12 @@ import { btcConfig, ethConfig, makeVenue } from './fixtures.ts';
 
 afterEach(() => setFaultHook(undefined));
 
-type Cmd = { kind: 'place'; eth: boolean; user: number; side: Side; offset: number; lots: number; tif: TimeInForce } | { kind: 'cancel'; user: number; which: number };
+/** A place in BTC or (`eth`) ETH, or a cancel. */
+type Cmd = (SeqPlace & { eth: boolean }) | SeqCancel;
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  {
-    arbitrary: fc.record({
-      kind: fc.constant('place' as const),
-      eth: fc.boolean(),
-      user: fc.nat(3),
-      side: fc.constantFrom<Side>('B', 'S'),
-      offset: fc.integer({ min: -8, max: 8 }),
-      lots: fc.integer({ min: 1, max: 6 }),
-      tif: fc.constantFrom<TimeInForce>('GTC', 'GTC', 'IOC'),
-    }),
-    weight: 3,
-  },
-  { arbitrary: fc.record({ kind: fc.constant('cancel' as const), user: fc.nat(3), which: fc.nat(20) }), weight: 1 },
+  { arbitrary: fc.tuple(fc.boolean(), seqPlaceArb(4, 8, 6)).map(([eth, p]) => ({ ...p, eth })), weight: 3 },
+  { arbitrary: seqCancelArb(4, 20), weight: 1 },
 );
 
 describe('the undo journal of the common commands', () => {
@@ -70,17 +60,8 @@ describe('the undo journal of the common commands', () => {
             }
           }
         });
-        const seqs: number[][] = users.map(() => []);
-        for (const c of cmds) {
-          const v = t.venue;
-          if (c.kind === 'place') {
-            const m = v.markets[c.eth ? 1 : 0]!;
-            seqs[c.user]!.push(v.placeOrderSeq(users[c.user]!, m, c.side, m.markTicks + c.offset, c.lots, c.tif));
-          } else {
-            const mine = seqs[c.user]!;
-            if (mine.length > 0) v.cancelOrderSeq(users[c.user]!, mine[c.which % mine.length]!);
-          }
-        }
+        const orders = new SeqOrders(t.venue, users);
+        for (const c of cmds) orders.apply(c, t.venue.markets[c.kind === 'place' && c.eth ? 1 : 0]!);
         trades += t.feeds.trades.length;
         expect(held).toEqual([]);
       }),

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Side, TimeInForce } from '../../src/core/types.ts';
+import type { Side } from '../../src/core/types.ts';
 import { makeVenue } from './fixtures.ts';
+import { type SeqCancel, type SeqPlace, SeqOrders, seqCancelArb, seqPlaceArb } from './seq-orders.ts';
 
 /**
  * `Market.levelLotsBound` lets order entry skip the level lookup of its overflow check
@@ -10,14 +11,11 @@ import { makeVenue } from './fixtures.ts';
  * and failed commands do to the book.
  */
 
-type Cmd =
-  | { kind: 'place'; user: number; side: Side; offset: number; lots: number; tif: TimeInForce }
-  | { kind: 'cancel'; user: number; which: number }
-  | { kind: 'levels'; side: Side; offset: number; lots: number; reset: boolean };
+type Cmd = SeqPlace | SeqCancel | { kind: 'levels'; side: Side; offset: number; lots: number; reset: boolean };
 
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constant('place' as const), user: fc.nat(2), side: fc.constantFrom<Side>('B', 'S'), offset: fc.integer({ min: -8, max: 8 }), lots: fc.integer({ min: 1, max: 50 }), tif: fc.constantFrom<TimeInForce>('GTC', 'GTC', 'IOC') }), weight: 6 },
-  { arbitrary: fc.record({ kind: fc.constant('cancel' as const), user: fc.nat(2), which: fc.nat(20) }), weight: 2 },
+  { arbitrary: seqPlaceArb(3, 8, 50), weight: 6 },
+  { arbitrary: seqCancelArb(3, 20), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('levels' as const), side: fc.constantFrom<Side>('B', 'S'), offset: fc.integer({ min: -8, max: 8 }), lots: fc.nat(60), reset: fc.boolean() }), weight: 2 },
 );
 
@@ -28,14 +26,11 @@ describe('the bound of a market\'s level totals', () => {
         const t = makeVenue();
         const m = t.btc;
         const users = [t.user('a', '100000000'), t.user('b', '100000000'), t.user('c', '100000000')];
-        const seqs: number[][] = users.map(() => []);
+        const orders = new SeqOrders(t.venue, users);
         for (const c of cmds) {
           const v = t.venue;
-          if (c.kind === 'place') seqs[c.user]!.push(v.placeOrderSeq(users[c.user]!, m, c.side, m.markTicks + c.offset, c.lots, c.tif));
-          else if (c.kind === 'cancel') {
-            const mine = seqs[c.user]!;
-            if (mine.length > 0) v.cancelOrderSeq(users[c.user]!, mine[c.which % mine.length]!);
-          } else v.exclusive(() => v.external.applyLevels(m, [{ side: c.side, priceTicks: m.markTicks + c.offset, qtyLots: c.lots }], c.reset));
+          if (c.kind !== 'levels') orders.apply(c, m);
+          else v.exclusive(() => v.external.applyLevels(m, [{ side: c.side, priceTicks: m.markTicks + c.offset, qtyLots: c.lots }], c.reset));
           const { bids, asks } = m.book.l2();
           for (const level of [...bids, ...asks]) expect(level.qtyLots).toBeLessThanOrEqual(m.levelLotsBound);
         }
