@@ -9,6 +9,7 @@
  */
 import { backtestCases } from './backtest.bench.ts';
 import { bookCases } from './book.bench.ts';
+import { cliCases } from './cli.bench.ts';
 import { clockCases } from './clock.bench.ts';
 import { findGc, runCase, type BenchResult } from './harness.ts';
 import { l2ReplayCases } from './l2-replay.bench.ts';
@@ -21,7 +22,7 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const filters = args.filter((a) => !a.startsWith('--'));
 
-const allCases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases(), ...wireCases(), ...venueCases(), ...backtestCases(), ...l2ReplayCases()];
+const allCases = [...bookCases(), ...clockCases(), ...simCases(), ...replayCases(), ...wireCases(), ...venueCases(), ...backtestCases(), ...l2ReplayCases(), ...cliCases()];
 const picked = new Set(allCases.filter((c) => filters.length === 0 || filters.some((f) => c.name.includes(f))).map((c) => c.name));
 // A case's floor runs with it, so its ratio is always measured in the same run.
 for (const c of allCases) if (picked.has(c.name) && c.floor !== undefined) picked.add(c.floor);
