@@ -1,14 +1,12 @@
+import type { TickSize } from '../core/price.ts';
 import type { Side } from '../core/types.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
-import type { Strategy } from '../strategy/strategy.ts';
-import type { OrderFeed } from '../wire/order.ts';
-import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
+import type { TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
-import { marketOf, roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
-import { OneOrderAtATime } from './one-order-at-a-time.ts';
+import { roundLots, type AgentEnvironment, type AgentMarket, type IndexOracle } from './environment.ts';
+import { OneOrderTrader } from './one-order-trader.ts';
 import { TopOfBook } from './top-of-book.ts';
 
 /** How an informed trader trades. */
@@ -47,26 +45,18 @@ export const INFORMED_TRADER_DEFAULTS: InformedTraderParams = {
  * up. This keeps the perp, its mark and funding anchored to the index, and picks off makers'
  * stale quotes the way fast traders do.
  */
-export class InformedTrader implements Strategy, TickStrategy {
+export class InformedTrader extends OneOrderTrader<AgentEnvironment & { index: IndexOracle }> {
   private readonly p: InformedTraderParams;
-  private orders!: OwnOrders;
   private top!: TopOfBook;
-  private port!: ExchangePort;
-  private turns!: OneOrderAtATime;
   private readonly lastOrderSec = new Map<string, number>();
 
-  constructor(
-    private readonly env: AgentEnvironment & { index: IndexOracle },
-    params: Partial<InformedTraderParams> = {},
-  ) {
-    this.p = withDefaults(INFORMED_TRADER_DEFAULTS, params);
+  constructor(env: AgentEnvironment & { index: IndexOracle }, params: Partial<InformedTraderParams> = {}) {
+    const p = withDefaults(INFORMED_TRADER_DEFAULTS, params);
+    super(env, 'informed trader', p.closedBackoffSec);
+    this.p = p;
   }
 
-  onStart(port: ExchangePort): void {
-    this.port = port;
-    const tickOf = (symbol: string) => marketOf(this.env, symbol, 'informed trader').tick;
-    this.orders = new OwnOrders(port, tickOf);
-    this.turns = new OneOrderAtATime(port, this.p.closedBackoffSec);
+  protected begin(port: ExchangePort, tickOf: (symbol: string) => TickSize): void {
     this.top = new TopOfBook(tickOf);
     this.env.index.onUpdate((symbol) => this.consider(symbol));
     for (const m of this.env.markets) void port.subscribe(m.symbol, 'LEVEL_1').catch(() => undefined);
@@ -79,19 +69,6 @@ export class InformedTrader implements Strategy, TickStrategy {
   onTop(top: TopTicks): void {
     this.top.set(top);
     this.consider(top.s);
-  }
-
-  onOrderFeed(feed: OrderFeed): void {
-    this.turns.settle(this.orders.apply(feed));
-  }
-
-  onOwnOrder(note: OwnOrderNote): void {
-    this.turns.settle(this.orders.applyNote(note));
-  }
-
-  /** Net position in `symbol`, lots. */
-  position(symbol: string): number {
-    return this.orders.position(symbol);
   }
 
   private consider(symbol: string): void {

@@ -1,13 +1,11 @@
+import type { TickSize } from '../core/price.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import type { BookUpdate } from '../wire/market-data.ts';
-import type { Strategy } from '../strategy/strategy.ts';
-import type { OrderFeed } from '../wire/order.ts';
-import type { OwnOrderNote, TickStrategy, TopTicks } from '../strategy/tick-feeds.ts';
+import type { TopTicks } from '../strategy/tick-feeds.ts';
 import { nowSec, secToNs } from './clock-helpers.ts';
 import { withDefaults } from '../core/objects.ts';
-import { marketOf, roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
-import { OwnOrders } from './own-orders.ts';
-import { OneOrderAtATime } from './one-order-at-a-time.ts';
+import { roundLots, type AgentEnvironment, type AgentMarket } from './environment.ts';
+import { OneOrderTrader } from './one-order-trader.ts';
 import { BookSampler } from './book-sampler.ts';
 import type { Top } from './top-of-book.ts';
 
@@ -39,18 +37,14 @@ export const SIGNAL_TRADER_DEFAULTS: SignalTraderParams = {
  * (`target`), and walks its position toward the target with small IOC orders through the
  * touch, one order at a time per symbol.
  */
-export abstract class SignalTrader implements Strategy, TickStrategy {
+export abstract class SignalTrader extends OneOrderTrader {
   protected readonly base: SignalTraderParams;
-  protected orders!: OwnOrders;
-  protected port!: ExchangePort;
   private books!: BookSampler;
-  private turns!: OneOrderAtATime;
 
-  constructor(
-    protected readonly env: AgentEnvironment,
-    params: Partial<SignalTraderParams>,
-  ) {
-    this.base = withDefaults(SIGNAL_TRADER_DEFAULTS, params);
+  constructor(env: AgentEnvironment, params: Partial<SignalTraderParams>) {
+    const base = withDefaults(SIGNAL_TRADER_DEFAULTS, params);
+    super(env, 'signal trader', base.closedBackoffSec);
+    this.base = base;
   }
 
   /**
@@ -59,11 +53,7 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
    */
   protected abstract target(symbol: string, midTicks: number, tSec: number): number | undefined;
 
-  onStart(port: ExchangePort): void {
-    this.port = port;
-    const tickOf = (symbol: string) => marketOf(this.env, symbol, 'signal trader').tick;
-    this.orders = new OwnOrders(port, tickOf);
-    this.turns = new OneOrderAtATime(port, this.base.closedBackoffSec);
+  protected begin(port: ExchangePort, tickOf: (symbol: string) => TickSize): void {
     this.books = new BookSampler(port, tickOf);
     for (const m of this.env.markets) this.scheduleSample(m);
   }
@@ -74,19 +64,6 @@ export abstract class SignalTrader implements Strategy, TickStrategy {
 
   onTop(top: TopTicks): void {
     this.books.onTop(top);
-  }
-
-  onOrderFeed(feed: OrderFeed): void {
-    this.turns.settle(this.orders.apply(feed));
-  }
-
-  onOwnOrder(note: OwnOrderNote): void {
-    this.turns.settle(this.orders.applyNote(note));
-  }
-
-  /** Net position in `symbol`, lots. */
-  position(symbol: string): number {
-    return this.orders.position(symbol);
   }
 
   private scheduleSample(market: AgentMarket): void {
