@@ -9,7 +9,8 @@ import { loadL2Events } from './l2-sources.ts';
 import { replayPlan } from './build-replay.ts';
 import { recordedPriceTicks } from './l2-replayer.ts';
 import { ANY_SYMBOL } from '../market-arrow.ts';
-import { openRecordSources } from '../open-records.ts';
+import type { SymbolUnits } from '../market-records.ts';
+import { openRecordSources, type RecordSource } from '../open-records.ts';
 import { scanSpan } from './l2-stream.ts';
 import { addToSpan, emptySpan } from './l2-span.ts';
 
@@ -66,7 +67,12 @@ export async function replayScenario(args: ReplayArgs, base?: Scenario, options:
   const symbols = new Map<string, { symbol: string; lotSize: string; tickSize: string }>();
   const files: { path: string; symbol: string }[] = [];
   for (const source of sources) {
-    const named = Object.entries(source.instruments).map(([recorded, units]) => [recorded === ANY_SYMBOL ? source.symbol ?? recorded : recorded, units] as const);
+    const named: (readonly [string, SymbolUnits])[] = [];
+    for (const [recorded, units] of Object.entries(source.instruments)) {
+      if (recorded !== ANY_SYMBOL) named.push([recorded, units]);
+      else if (source.symbol !== undefined) named.push([source.symbol, units]);
+      else for (const symbol of await symbolsIn(source)) named.push([symbol, units]);
+    }
     for (const [recorded, units] of named) {
       const known = symbols.get(recorded);
       if (known !== undefined && (known.tickSize !== units.tickSize || known.lotSize !== units.lotSize)) {
@@ -133,4 +139,18 @@ function instrumentSymbolOf(recorded: string): string {
   let core = recorded.toUpperCase().replace(/[^A-Z0-9]/g, '').replace(/PERP(ETUAL)?$/, '');
   if (!/(USD|USDT|USDC|EUR|BTC)$/.test(core) || core.length < 4) core = `${core.slice(0, 12)}USD`;
   return `${core.slice(0, 15)}-PERP`;
+}
+
+/**
+ * The symbols in a source's rows, for a file whose units cover any symbol (`"*"`: a normalized
+ * Arrow file converted with `--tick-size` / `--lot-size`), which names them nowhere else.
+ */
+async function symbolsIn(source: RecordSource): Promise<string[]> {
+  const seen = new Set<string>();
+  if (source.batches !== undefined) {
+    for await (const b of source.batches()) for (let i = 0; i < b.length; i++) seen.add(b.symbols[b.symbol[i]!]!);
+  } else {
+    for await (const chunk of source.records.chunks()) for (const r of chunk) seen.add(r.symbol);
+  }
+  return [...seen].sort();
 }
