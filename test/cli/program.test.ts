@@ -48,6 +48,24 @@ describe('the perpsim program', () => {
     });
   }
 
+  it('says perpsim worker runs each job in a worker thread, as its BullMQ worker is set up', async () => {
+    const queueWorker = readFileSync(join(import.meta.dirname, '../../src/sweep/queue-worker.ts'), 'utf8');
+    expect(queueWorker).toMatch(/useWorkerThreads: true/);
+    const help = (await cli('worker', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('each in a sandboxed worker thread');
+    expect(help).toContain('each in its own worker thread');
+    expect(help).not.toContain('child process');
+  });
+
+  it('names in --tick-size and --lot-size every recorded symbol whose units a replay knows', async () => {
+    const known = readFileSync(join(import.meta.dirname, '../../src/replay/l2/replay-scenario.ts'), 'utf8').match(/const KNOWN_UNITS[\s\S]*?\n\};/)![0];
+    const symbols = [...known.matchAll(/^\s+(\w+): \{ tickSize/gm)].map((m) => m[1]!);
+    expect(symbols).toContain('XRPUSDT');
+    const help = (await cli('backtest', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(`--tick-size <t> recorded price step for --replay (default: known for ${symbols.join(', ')})`);
+    expect(help).toContain(`--lot-size <l> recorded quantity step for --replay (default: known for ${symbols.join(', ')})`);
+  });
+
   it('lists the built-in scenarios with their default duration and what each shows', async () => {
     const r = await cli('scenarios');
     expect(r.code).toBe(0);

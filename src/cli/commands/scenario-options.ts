@@ -36,8 +36,8 @@ export function addReplayOptions<C extends Command>(cmd: C): C {
     .option('--replay <files...>', 'recordings to replay, any readable format told by content (several: space- or comma-separated, or --replay repeated; see the README table); with --scenario, into its market.replay (default: none)')
     .option('--replay-mode <mode>', 'l2: the recorded levels are the book; l1: L1 + trades, the recorded top of book (bookTicker, quotes) is the book and only it and the trades are read (default: l2)', choiceOption('replay-mode', ['l2', 'l1'] as const))
     .option('--queue-model <model>', 'queue position estimate for --replay: risk-averse or prob (default: risk-averse)', choiceOption('queue-model', ['risk-averse', 'prob'] as const))
-    .option('--tick-size <t>', 'recorded price step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('tick-size'))
-    .option('--lot-size <l>', 'recorded quantity step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP)', positiveDecimalOption('lot-size'));
+    .option('--tick-size <t>', 'recorded price step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP, XRPUSDT)', positiveDecimalOption('tick-size'))
+    .option('--lot-size <l>', 'recorded quantity step for --replay (default: known for BTCUSDT, ETHUSDT, BTCUSD_PERP, XRPUSDT)', positiveDecimalOption('lot-size'));
 }
 
 /**
