@@ -1,7 +1,7 @@
 # perpsim as a container: the exchange server (perpsim serve) by default.
 #   docker build -t perpsim .
-#   docker run --rm -p 8080:8080 perpsim                       # default scenario, live agents
-#   docker run --rm -p 8080:8080 perpsim serve --host 0.0.0.0 --scenario empty --manual --admin-token secret
+#   docker run --rm -p 8080:8080 -v "$PWD/users.json:/run/secrets/perpsim-users.json:ro" perpsim   # default scenario, live agents
+#   (users.json: {"alice": "…", "bob": "…"}; a --host beyond loopback needs every scenario user's password)
 # Any other command works the same way: docker run --rm perpsim scenarios
 
 # Build stage: all dependencies (TypeScript included), then src/ → dist/.
@@ -25,7 +25,9 @@ COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY scenarios ./scenarios
 # No src/ here, so bin/perpsim.js runs dist/ (plain node; tsx only for .ts strategy files).
-# Inside a container the server must listen on every interface to be reachable from outside.
+# Inside a container the server must listen on every interface to be reachable from outside, and
+# perpsim serve refuses a non-loopback --host without --user-passwords (the demo passwords are
+# public): the default command reads them from a file mounted at /run/secrets/perpsim-users.json.
 EXPOSE 8080
 ENTRYPOINT ["node", "/app/bin/perpsim.js"]
-CMD ["serve", "--host", "0.0.0.0", "--port", "8080"]
+CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--user-passwords", "/run/secrets/perpsim-users.json"]

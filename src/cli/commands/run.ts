@@ -8,7 +8,7 @@ export function register(program: PerpsimCommand): void {
     .command('run')
     .summary('run a scenario headless as fast as possible; writes the event log and summary')
     .description(
-      'Runs a scenario headless as fast as the machine allows (progress on stderr) and writes DIR/events.arrow (the event log) and DIR/summary.json; the last stdout line is state_hash. With --replay, the market comes from recorded L2 data. A run of default simulates a day and writes about 1 GB: --duration 1h is a good start.',
+      'Runs a scenario headless as fast as the machine allows (progress on stderr) and writes DIR/events.arrow (the event log) and DIR/summary.json; the last stdout line is state_hash. With --replay, the market comes from recorded L2 data. A run of default simulates a day and writes about 210 MB: --duration 1h is a good start.',
     );
   addScenarioOptions(cmd);
   cmd.option('--out <dir>', 'output directory (default: out/run-<scenario>-<seed>)', textOption('out'));
