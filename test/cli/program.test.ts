@@ -66,6 +66,21 @@ describe('the perpsim program', () => {
     expect(help).toContain(`--lot-size <l> recorded quantity step for --replay (default: known for ${symbols.join(', ')})`);
   });
 
+  it('names in convert, facts and calibrate --tick-size / --lot-size every kind of input that needs them', async () => {
+    // Each reader that asks for units (open-records.ts: unitsFor(path, FORMAT, …)), by the name the help gives it.
+    const openRecords = readFileSync(join(import.meta.dirname, '../../src/replay/open-records.ts'), 'utf8');
+    const formats = [...openRecords.matchAll(/unitsFor\((?:s\.)?path, '([\w-]+)'/g)].map((m) => m[1]!);
+    expect(openRecords).toMatch(/case 'freqtrade-funding': \{[^}]*unitsFor\(path, s\.format/);
+    const family = (f: string) => (f === 'perpsim-csv' ? 'normalized CSV' : f.startsWith('binance') ? 'Binance' : f.startsWith('bybit') ? 'Bybit' : f);
+    const named = [...new Set([...formats.map(family), 'freqtrade'])].sort();
+    expect(named).toEqual(['Binance', 'Bybit', 'freqtrade', 'normalized CSV', 'tardis']);
+    for (const name of ['convert', 'facts', 'calibrate']) {
+      const help = (await cli(name, '--help')).stdout.replace(/\s+/g, ' ');
+      expect(help, name).toContain('price step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs');
+      expect(help, name).toContain('quantity step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs');
+    }
+  });
+
   it('lists the built-in scenarios with their default duration and what each shows', async () => {
     const r = await cli('scenarios');
     expect(r.code).toBe(0);

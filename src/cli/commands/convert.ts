@@ -10,14 +10,14 @@ export function register(program: PerpsimCommand): void {
     .command('convert')
     .summary('any supported recording (or several, merged by time) as normalized market records')
     .description(
-      'Reads tardis CSVs, Binance raw captures, LOBSTER files, perpsim event logs, perpsim recordings or normalized Arrow files and writes normalized market records as Arrow or CSV. Several inputs are merged by receive time. A bad row stops it with one line naming file, line and column (exit 1).',
+      'Reads tardis CSVs, Binance raw captures and data dumps, Bybit order book dumps, freqtrade mark and funding JSON, LOBSTER files, perpsim event logs, perpsim recordings or normalized Arrow and CSV files and writes normalized market records as Arrow or CSV. Several inputs are merged by receive time. A bad row stops it with one line naming file, line and column (exit 1).',
     )
     .argument('<inputs...>', 'input files')
     .requiredOption('--to <format>', 'output format: arrow or csv (required)', choiceOption('to', ['arrow', 'csv'] as const))
     .requiredOption('--out <file>', 'output file (required; replaced if it exists)', textOption('out'))
     .option('--from <format>', `input format: ${CONVERT_FROM.join(', ')} (default: told from the files)`, choiceOption('from', CONVERT_FROM))
-    .option('--tick-size <t>', 'price step, needed for tardis and Binance inputs (default: none)', positiveDecimalOption('tick-size'))
-    .option('--lot-size <l>', 'quantity step, needed for tardis and Binance inputs (default: none)', positiveDecimalOption('lot-size'))
+    .option('--tick-size <t>', 'price step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs (default: none)', positiveDecimalOption('tick-size'))
+    .option('--lot-size <l>', 'quantity step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs (default: none)', positiveDecimalOption('lot-size'))
     .option('--symbol <s>', 'symbol of a Binance capture (default: from the file name)', textOption('symbol'))
     .option('--skip-bad-rows', 'count and skip bad rows instead of stopping (default: off)')
     .action(async (inputs: string[], opts: Omit<ConvertRequest, 'inputs' | 'skipBadRows'> & { skipBadRows?: boolean }) => {

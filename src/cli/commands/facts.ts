@@ -17,8 +17,8 @@ export function register(program: PerpsimCommand): void {
   addScenarioOptions(cmd, "the scenario's duration; a day of default takes minutes");
   cmd
     .option('--from <format>', `input format: ${CONVERT_FROM.join(', ')} (default: told from the files)`, choiceOption('from', CONVERT_FROM))
-    .option('--tick-size <t>', 'price step, needed for tardis and Binance inputs (default: none)', positiveDecimalOption('tick-size'))
-    .option('--lot-size <l>', 'quantity step, needed for tardis and Binance inputs (default: none)', positiveDecimalOption('lot-size'))
+    .option('--tick-size <t>', 'price step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs (default: none)', positiveDecimalOption('tick-size'))
+    .option('--lot-size <l>', 'quantity step, needed for tardis, Binance, Bybit, freqtrade and normalized CSV inputs (default: none)', positiveDecimalOption('lot-size'))
     .option('--symbol <s>', 'symbol of a Binance capture (default: from the file name)', textOption('symbol'))
     .option('--horizon <sec>', 'return horizon in seconds (default: 60)', integerOption('horizon'))
     .option('--targets', 'check the BTC-like realism targets on each simulated symbol (default: off)')
