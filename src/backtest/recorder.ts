@@ -267,7 +267,7 @@ export class BacktestRecorder {
   }
 
   private countReject(feed: OrderFeed): void {
-    const reason = feed.r === undefined || feed.r === 'UNKNOWN' ? (feed.txt === undefined ? (feed.r ?? 'UNKNOWN') : `UNKNOWN (${feed.txt})`) : feed.r;
+    const reason = rejectReasonOf(feed);
     this.orders.rejectReasons[reason] = (this.orders.rejectReasons[reason] ?? 0) + 1;
   }
 
@@ -280,4 +280,9 @@ export class BacktestRecorder {
     const record = market.fundingHistory[market.fundingHistory.length - 1]!;
     this.funding.push({ tNs: this.venue.clock.nowNs, symbol: market.symbol, rate: record.fundingRate, positionLots: p.position.netLots, amount });
   }
+}
+
+/** The key a rejected order (`j` feed) is counted under in `rejects_by_reason`: its `r`, with the text for `UNKNOWN`. */
+export function rejectReasonOf(feed: OrderFeed): string {
+  return feed.r === undefined || feed.r === 'UNKNOWN' ? (feed.txt === undefined ? (feed.r ?? 'UNKNOWN') : `UNKNOWN (${feed.txt})`) : feed.r;
 }

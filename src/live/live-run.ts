@@ -1,7 +1,7 @@
 import { parseMoney, type Money } from '../core/money.ts';
 import type { TimeNs } from '../core/types.ts';
 import type { BacktestResult } from '../backtest/runner.ts';
-import type { EquitySample, FillRecord, OrderCounts } from '../backtest/recorder.ts';
+import { rejectReasonOf, type EquitySample, type FillRecord, type OrderCounts } from '../backtest/recorder.ts';
 import type { ExchangePort } from '../strategy/exchange-port.ts';
 import { attachStrategy, type Strategy } from '../strategy/strategy.ts';
 import type { OrderFeed } from '../wire/order.ts';
@@ -96,7 +96,8 @@ function snapshotNs(s: PositionRiskSnapshot, fallback: TimeNs): TimeNs {
   return parseTimestamp(s.timestamp) ?? fallback;
 }
 
-function countFeed(feed: OrderFeed, orders: OrderCounts, fills: FillRecord[], positionLots: Map<string, number>, multiplier: Map<string, bigint>, ticks: Map<string, TickSize>, symbols: string[]): void {
+/** Counts one of the account's order feeds into the report's orders and fills (exported for its test). */
+export function countFeed(feed: OrderFeed, orders: OrderCounts, fills: FillRecord[], positionLots: Map<string, number>, multiplier: Map<string, bigint>, ticks: Map<string, TickSize>, symbols: string[]): void {
   if (feed.t === 'n' || feed.t === 'j') orders.submitted++;
   if (feed.t === 'n') {
     orders.accepted++;
@@ -104,7 +105,7 @@ function countFeed(feed: OrderFeed, orders: OrderCounts, fills: FillRecord[], po
   }
   if (feed.t === 'j') {
     orders.rejected++;
-    const reason = feed.r ?? 'UNKNOWN';
+    const reason = rejectReasonOf(feed);
     orders.rejectReasons[reason] = (orders.rejectReasons[reason] ?? 0) + 1;
   }
   if (feed.t === 'c') orders.canceled++;
