@@ -10,5 +10,7 @@ import { register as registerCjs } from 'tsx/cjs/api';
 register();
 registerCjs();
 globalThis[Symbol.for('perpsim.tsx-registered')] = true; // backtest/typescript-loader.ts: already done
+const { endQuietlyWhenStdoutCloses } = await import('./closed-stdout.ts');
+endQuietlyWhenStdoutCloses(); // `perpsim … | head`: status 141, no stack trace (closed-stdout.ts)
 const { main } = await import('./main.ts');
 process.exitCode = await main(process.argv.slice(2));

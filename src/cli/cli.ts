@@ -3,8 +3,10 @@
 // A strategy file (.ts) registers tsx lazily when it is loaded (backtest/typescript-loader.ts).
 // `--version` alone is answered before commander and the command table are imported (half of
 // that call's start-up); everything else goes through main.
+import { endQuietlyWhenStdoutCloses } from './closed-stdout.ts';
 import { asksVersionOnly, packageVersion } from './version.ts';
 
+endQuietlyWhenStdoutCloses();
 const argv = process.argv.slice(2);
 if (asksVersionOnly(argv)) process.stdout.write(`${packageVersion()}\n`);
 else {
