@@ -110,6 +110,15 @@ describe('the warning before a costly run', () => {
     expect(costWarning('run', 24n * hour, estimateEventLogBytes(10, 24n * hour))).toContain('writing about 216 MB');
   });
 
+  it("gives in run's --help the size of a day of default that the warning estimates", async () => {
+    const help = (await cli('run', '--help')).stdout.replace(/\s+/g, ' ');
+    const said = help.match(/A run of default simulates a day and writes about (\d+) MB/);
+    expect(said, help).not.toBeNull();
+    const agents = (JSON.parse(readFileSync(join(import.meta.dirname, '../../scenarios/default.json'), 'utf8')) as { agents: unknown[] }).agents.length;
+    const estimate = estimateEventLogBytes(agents, 24n * hour);
+    expect(Math.abs(Number(said![1]) * 1e6 - estimate) / estimate).toBeLessThan(0.1);
+  });
+
   it('is printed by run before it runs, and not for a short run', async () => {
     const tmp = tempDir('perpsim-warn-');
     try {
