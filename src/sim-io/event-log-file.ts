@@ -62,7 +62,32 @@ class StreamableFileWriter extends RecordBatchFileWriter {
   protected override _writeSchema(schema: Schema): this {
     return super._writeSchema(schema)._writeMessage(Message.from(schema));
   }
+
+  /**
+   * Arrow's body compression puts each compressed buffer behind an 8-byte little-endian prefix:
+   * the buffer's **uncompressed** length (-1: stored uncompressed). apache-arrow 21's writer puts
+   * the compressed length there (apache/arrow-js#470). Its own reader and ours look only for -1,
+   * but pyarrow and the C++ readers size their output by the prefix and fail ("Lz4 decompression
+   * buffer too small"). So every prefix the writer set is written again with the length of the
+   * buffer it was given; a writer that already does so is left as it was.
+   */
+  protected override _compressBodyBuffers(buffers: ArrayBufferView[]): ReturnType<RecordBatchFileWriter['_compressBodyBuffers']> {
+    const out = super._compressBodyBuffers(buffers);
+    if (out.buffers.length !== 2 * buffers.length) throw new Error(`apache-arrow's compressed body has ${out.buffers.length} parts for ${buffers.length} buffers: not (prefix, data) pairs`);
+    for (let i = 0; i < buffers.length; i++) {
+      const prefix = out.buffers[2 * i]!;
+      if (prefix.byteLength !== COMPRESS_LENGTH_PREFIX) continue; // an empty buffer: no prefix
+      const view = new DataView(prefix.buffer, prefix.byteOffset, COMPRESS_LENGTH_PREFIX);
+      if (view.getBigInt64(0, true) !== STORED_UNCOMPRESSED) view.setBigInt64(0, BigInt(buffers[i]!.byteLength), true);
+    }
+    return out;
+  }
 }
+
+/** Bytes of the length prefix of a compressed body buffer (Arrow IPC format). */
+const COMPRESS_LENGTH_PREFIX = 8;
+/** The prefix of a buffer stored uncompressed (compressing did not make it smaller). */
+const STORED_UNCOMPRESSED = -1n;
 
 /**
  * Writes record batches of one schema to `path` as an Arrow IPC file, incrementally: each batch
