@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageHeader, MessageReader, type Message, type RecordBatch } from 'apache-arrow';
+import { MessageReader, type Message, type RecordBatch } from 'apache-arrow';
 import { decompress as lz4jsDecompress } from 'lz4js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventLogFileWriter } from '../../src/sim-io/event-log-file.ts';
@@ -36,7 +36,7 @@ function bodyBuffers(file: Buffer): BodyBuffer[] {
   const out: BodyBuffer[] = [];
   for (let message: Message | null; (message = reader.readMessage()) !== null; ) {
     const body = reader.readMessageBody(message.bodyLength);
-    const batch = message.headerType === MessageHeader.RecordBatch ? message.header() : message.headerType === MessageHeader.DictionaryBatch ? message.header().data : undefined;
+    const batch = message.isRecordBatch() ? message.header() : message.isDictionaryBatch() ? message.header().data : undefined;
     if (batch === undefined) continue;
     expect(batch.compression).not.toBeNull();
     for (const region of batch.buffers) {
