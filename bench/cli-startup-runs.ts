@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './harness.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 /** The built CLI, what the installed package runs (`npm run build` makes it). */
@@ -46,8 +47,6 @@ export function startupSamples(cases: readonly StartupCase[], repeat: number): M
   }
   return samples;
 }
-
-export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** `min … max (median m, ×ratio to the floor's median)`; GNU time's 10 ms resolution bounds the floor below. */
 export function describeSeconds(xs: readonly number[], floor: readonly number[]): string {

@@ -9,8 +9,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILT_CLI, describeSeconds, median, NODE_FLOOR, ROOT, startupSamples, type StartupCase, type StartupSamples } from './cli-startup-runs.ts';
-import type { BenchCase } from './harness.ts';
+import { BUILT_CLI, describeSeconds, NODE_FLOOR, ROOT, startupSamples, type StartupCase, type StartupSamples } from './cli-startup-runs.ts';
+import { median, type BenchCase } from './harness.ts';
 
 const REPEAT = Number(process.env.PERPSIM_BENCH_REPEAT ?? 10);
 const TARGET_S = 0.3;

@@ -95,6 +95,9 @@ export function findGc(): (() => void) | undefined {
   }
 }
 
+/** The middle value of `xs` (the upper one of the two middles when their count is even). */
+export const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
 /** CPU seconds (user + system, the whole process) of `fn`. */
 export function cpuSeconds(fn: () => void): number {
   const start = process.cpuUsage();

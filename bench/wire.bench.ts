@@ -28,7 +28,7 @@
  * send → reply) and per subscriber message (md: sending the command that causes a trade → each
  * subscriber's stats message for it), from perpsim's last timed run.
  */
-import type { BenchCase } from './harness.ts';
+import { median, type BenchCase } from './harness.ts';
 import type { ClientJob } from './wire/client-process.ts';
 import type { LatencySummary } from './wire/latency.ts';
 import type { MdResult } from './wire/md-load.ts';
@@ -69,7 +69,6 @@ function syncNote(rig: Rig): string {
 
 const us = (x: number): string => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${Math.round(x)} µs`);
 const latencyNote = (l: LatencySummary): string => `p50 ${us(l.p50Us)}, p99 ${us(l.p99Us)}, max ${us(l.maxUs)} (${l.samples.toLocaleString('en-US')} samples)`;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const k = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(1)}k`);
 const range = (xs: number[], f: (x: number) => string): string => `${f(Math.min(...xs))}–${f(Math.max(...xs))}`;
 
